@@ -1,0 +1,150 @@
+//! The `kruise-core` command line: a person's door to the decision registry.
+//!
+//! - `kruise-core call FN_ID` reads input JSON on stdin and prints the result JSON (exit 0), or
+//!   `{"error": {"kind", "message"}}` (exit 1); misuse exits 2.
+//! - `kruise-core conformance FILE...` replays vector files and ends with `N passed, N failed`.
+//! - `kruise-core demo` runs every family's decisions on the embedded seed manifests.
+//! - `kruise-core explain KIND FILE ...` explains a decision for a user's own manifest.
+//! - `kruise-core fns` lists the registered fn ids.
+
+mod families;
+mod input;
+
+use clap::{Parser, Subcommand};
+use std::io::Read;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "kruise-core", version, about = "OpenKruise v1.9 decisions, outside the cluster")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Call a decision function: input JSON on stdin, result JSON on stdout.
+    Call {
+        /// The fn id, e.g. resources.eval (see `kruise-core fns`).
+        fn_id: String,
+    },
+    /// Replay conformance vector files; prints failures and `N passed, N failed`.
+    Conformance {
+        /// Vector files in the shared format.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// List the registered fn ids with one line each.
+    Fns,
+    /// Run every decision family on embedded real examples (the seed manifests).
+    Demo(families::DemoArgs),
+    /// Explain a decision for your own manifest.
+    Explain(families::ExplainArgs),
+    /// Convert a manifest between apps.kruise.io versions (YAML or JSON, multi-document YAML too).
+    Convert(families::ConvertArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Call { fn_id } => call(&fn_id),
+        Command::Conformance { files } => conformance(&files),
+        Command::Fns => {
+            for e in kruise_core::registry::entries() {
+                println!("{:<40} {}", e.id, e.doc);
+            }
+            ExitCode::SUCCESS
+        }
+        Command::Demo(args) => report(families::demo(&args)),
+        Command::Explain(args) => report(families::explain(&args)),
+        Command::Convert(args) => report(families::convert(&args)),
+    }
+}
+
+/// Prints a command's text or its error; a decision error exits 1, misuse 2.
+fn report(r: Result<String, CliError>) -> ExitCode {
+    match r {
+        Ok(text) => {
+            print!("{text}");
+            ExitCode::SUCCESS
+        }
+        Err(CliError::Decision(e)) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
+        Err(CliError::Usage(m)) => {
+            eprintln!("kruise-core: {m}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// What a subcommand can fail with.
+#[derive(Debug)]
+pub enum CliError {
+    /// A decision (or input) error from the core: exit 1.
+    Decision(kruise_core::Error),
+    /// Misuse: unreadable file, bad flag value: exit 2.
+    Usage(String),
+}
+
+impl From<kruise_core::Error> for CliError {
+    fn from(e: kruise_core::Error) -> Self {
+        CliError::Decision(e)
+    }
+}
+
+fn call(fn_id: &str) -> ExitCode {
+    if kruise_core::registry::lookup(fn_id).is_none() {
+        eprintln!("kruise-core: unknown fn id {fn_id:?}; `kruise-core fns` lists them");
+        return ExitCode::from(2);
+    }
+    let mut text = String::new();
+    if let Err(e) = std::io::stdin().read_to_string(&mut text) {
+        eprintln!("kruise-core: cannot read stdin: {e}");
+        return ExitCode::from(2);
+    }
+    let input: serde_json::Value = match serde_json::from_str(&text) {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("kruise-core: stdin is not JSON: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    match kruise_core::call(fn_id, &input) {
+        Ok(v) => {
+            println!("{v}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            println!("{}", e.to_json());
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn conformance(files: &[PathBuf]) -> ExitCode {
+    let mut total = kruise_core::conformance::Report::default();
+    for f in files {
+        let text = match std::fs::read_to_string(f) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("kruise-core: cannot read {}: {e}", f.display());
+                return ExitCode::from(2);
+            }
+        };
+        match kruise_core::conformance::run_text(&text) {
+            Ok(r) => total.merge(r),
+            Err(e) => {
+                eprintln!("kruise-core: {}: {e}", f.display());
+                return ExitCode::from(2);
+            }
+        }
+    }
+    for f in &total.failures {
+        println!("{f}");
+    }
+    println!("{} passed, {} failed", total.passed, total.failed());
+    if total.failed() == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) }
+}

@@ -1,0 +1,1 @@
+//! Conformance vectors (in `vectors/`); the runner is `tests/vectors.rs`.

@@ -1,0 +1,234 @@
+//! Int-or-percent values (Kubernetes `IntOrString`) and the three scaling flavours OpenKruise uses.
+//!
+//! Mirrors `k8s.io/apimachinery/pkg/util/intstr` (`GetScaledValueFromIntOrPercent`,
+//! `GetValueFromIntOrPercent`, v0.32) and OpenKruise's float-based `GetScaledValueFromIntOrPercent`
+//! in `pkg/util/tools.go`. See `shared/spec/rollout.md` section 1.
+//!
+//! Scaling never allocates: `scale` works on the borrowed string.
+
+use crate::error::{Error, Result};
+use crate::registry::{Entry, decode};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Error kind: the value is null where one is required.
+pub const NIL_VALUE: &str = "nil_value";
+/// Error kind: a string lacks the trailing `%` in a flavour that requires it.
+pub const NOT_A_PERCENTAGE: &str = "not_a_percentage";
+/// Error kind: the numeric part of a string does not parse.
+pub const INVALID_NUMBER: &str = "invalid_number";
+
+/// An int-or-percent as Kubernetes serialises it: a JSON integer or a JSON string (`"50%"`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum IntOrPercent {
+    /// The integer form (int32 in Kubernetes).
+    Int(i32),
+    /// The string form, normally `"<n>%"`; kept verbatim.
+    String(String),
+}
+
+/// Which parser reads the string form. See the table in `shared/spec/rollout.md` section 1.1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Flavour {
+    /// apimachinery `GetScaledValueFromIntOrPercent`: must end in `%`; `Atoi` of the text before
+    /// the last single `%`.
+    Scaled,
+    /// apimachinery `GetValueFromIntOrPercent` (deprecated): every `%` is deleted, then `Atoi`;
+    /// any string is a percentage.
+    Legacy,
+    /// OpenKruise `pkg/util/tools.go`: must end in `%`; `ParseFloat` of the text before it.
+    Kruise,
+}
+
+impl IntOrPercent {
+    /// Scales against `total`: integers come back unchanged (no clamping); percentages give
+    /// `ceil` (round_up) or `floor` of `float64(p) * float64(total) / 100`.
+    ///
+    /// Errors: `not_a_percentage`, `invalid_number` (see [`scale_str`]).
+    ///
+    /// ```
+    /// use kruise_core::intstr::{IntOrPercent, Flavour};
+    /// let v = IntOrPercent::String("25%".into());
+    /// assert_eq!(v.scale(10, true, Flavour::Scaled)?, 3);
+    /// assert_eq!(v.scale(10, false, Flavour::Scaled)?, 2);
+    /// # Ok::<(), kruise_core::Error>(())
+    /// ```
+    pub fn scale(&self, total: i64, round_up: bool, flavour: Flavour) -> Result<i64> {
+        match self {
+            IntOrPercent::Int(i) => Ok(i64::from(*i)),
+            IntOrPercent::String(s) => scale_str(s, total, round_up, flavour),
+        }
+    }
+
+    /// Whether this is the string form.
+    pub fn is_string(&self) -> bool {
+        matches!(self, IntOrPercent::String(_))
+    }
+}
+
+/// Scales an optional int-or-percent; `None` is `nil_value`.
+pub fn scale_opt(v: Option<&IntOrPercent>, total: i64, round_up: bool, flavour: Flavour) -> Result<i64> {
+    match v {
+        Some(v) => v.scale(total, round_up, flavour),
+        None => Err(Error::new(NIL_VALUE, "nil value for IntOrString")),
+    }
+}
+
+/// Scales the string form `s` of an int-or-percent against `total`. Allocation-free on success.
+pub fn scale_str(s: &str, total: i64, round_up: bool, flavour: Flavour) -> Result<i64> {
+    let x = percent_of(s, flavour)? * total as f64 / 100.0;
+    let r = if round_up { x.ceil() } else { x.floor() };
+    if !r.is_finite() {
+        return Err(Error::new(INVALID_NUMBER, "percentage is not a finite number"));
+    }
+    Ok(r as i64)
+}
+
+/// The percentage a string holds under `flavour` (without scaling), as float64.
+pub fn percent_of(s: &str, flavour: Flavour) -> Result<f64> {
+    match flavour {
+        Flavour::Scaled => {
+            let body = s.strip_suffix('%').ok_or_else(|| not_pct(s))?;
+            atoi(body.bytes()).map(|v| v as f64).ok_or_else(|| bad_num(s))
+        }
+        Flavour::Legacy => atoi(s.bytes().filter(|&b| b != b'%')).map(|v| v as f64).ok_or_else(|| bad_num(s)),
+        Flavour::Kruise => {
+            let body = s.strip_suffix('%').ok_or_else(|| not_pct(s))?;
+            parse_float(body).ok_or_else(|| bad_num(s))
+        }
+    }
+}
+
+fn not_pct(s: &str) -> Error {
+    Error::new(NOT_A_PERCENTAGE, format!("invalid type: string {s:?} is not a percentage"))
+}
+
+fn bad_num(s: &str) -> Error {
+    Error::new(INVALID_NUMBER, format!("invalid value for IntOrString: {s:?}"))
+}
+
+/// Go `strconv.Atoi` on 64-bit platforms over a byte stream: optional sign, then one or more ASCII
+/// digits, within int64. `None` on any failure.
+pub fn atoi(mut bytes: impl Iterator<Item = u8>) -> Option<i64> {
+    let mut first = bytes.next()?;
+    let neg = match first {
+        b'+' | b'-' => {
+            let n = first == b'-';
+            first = bytes.next()?;
+            n
+        }
+        _ => false,
+    };
+    // accumulate as a negative number so that i64::MIN parses
+    let mut acc: i64 = 0;
+    let mut b = first;
+    loop {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        acc = acc.checked_mul(10)?.checked_sub(i64::from(b - b'0'))?;
+        match bytes.next() {
+            Some(n) => b = n,
+            None => break,
+        }
+    }
+    if neg { Some(acc) } else { acc.checked_neg() }
+}
+
+/// Go `strconv.ParseFloat(s, 64)` for decimal input: optional sign, digits with an optional `.`,
+/// optional exponent; `inf`/`infinity`/`nan` (any case) are accepted like Go. Out-of-range values
+/// (which Go reports as a range error) and hex floats are rejected.
+pub fn parse_float(s: &str) -> Option<f64> {
+    let b = s.as_bytes();
+    let body = match b.first() {
+        Some(b'+' | b'-') => &s[1..],
+        _ => s,
+    };
+    let lower_special = matches!(body.len(), 3 | 8)
+        && (body.eq_ignore_ascii_case("inf") || body.eq_ignore_ascii_case("infinity") || body.eq_ignore_ascii_case("nan"));
+    if lower_special {
+        return s.parse::<f64>().ok();
+    }
+    // Rust's parser accepts exactly Go's decimal syntax otherwise (no underscores, no hex).
+    if body.bytes().any(|c| !(c.is_ascii_digit() || matches!(c, b'.' | b'e' | b'E' | b'+' | b'-'))) {
+        return None;
+    }
+    let v = s.parse::<f64>().ok()?;
+    if v.is_infinite() { None } else { Some(v) }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ScaleInput {
+    value: Option<IntOrPercent>,
+    total: i64,
+    #[serde(rename = "roundUp")]
+    round_up: bool,
+    mode: Flavour,
+}
+
+fn scale_handler(input: &Value) -> Result<Value> {
+    let i: ScaleInput = decode(input)?;
+    let v = scale_opt(i.value.as_ref(), i.total, i.round_up, i.mode).map_err(|e| Error { field: Some("value".into()), ..e })?;
+    Ok(Value::from(v))
+}
+
+/// Registry entries: `rollout.scale_int_or_percent` (the three flavours share this one parser).
+pub const ENTRIES: &[Entry] = &[Entry::new(
+    "rollout.scale_int_or_percent",
+    "Scale an int-or-percent in the scaled/legacy/kruise flavour (apimachinery intstr, kruise pkg/util/tools.go)",
+    scale_handler,
+)];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(v: &str, t: i64, up: bool, f: Flavour) -> Result<i64> {
+        scale_str(v, t, up, f)
+    }
+
+    #[test]
+    fn flavours_differ_on_odd_strings() {
+        assert_eq!(s("50", 10, true, Flavour::Legacy).unwrap(), 5);
+        assert_eq!(s("50", 10, true, Flavour::Scaled).unwrap_err().kind, NOT_A_PERCENTAGE);
+        assert_eq!(s("50%%", 10, true, Flavour::Scaled).unwrap_err().kind, INVALID_NUMBER);
+        assert_eq!(s("50%%", 10, true, Flavour::Legacy).unwrap(), 5);
+        assert_eq!(s("5%0", 10, true, Flavour::Legacy).unwrap(), 5);
+        assert_eq!(s(" 50%", 10, true, Flavour::Kruise).unwrap_err().kind, INVALID_NUMBER);
+        assert_eq!(s("007%", 100, true, Flavour::Scaled).unwrap(), 7);
+    }
+
+    #[test]
+    fn float_rounding_matches_go() {
+        assert_eq!(s("0.07%", 10000, true, Flavour::Kruise).unwrap(), 8);
+        assert_eq!(s("16.1%", 1000, true, Flavour::Kruise).unwrap(), 162);
+        assert_eq!(s("32.3%", 1000, false, Flavour::Kruise).unwrap(), 322);
+        assert_eq!(s("-50%", 5, true, Flavour::Scaled).unwrap(), -2);
+        assert_eq!(s("-50%", 5, false, Flavour::Scaled).unwrap(), -3);
+        assert_eq!(s("1e2%", 10, true, Flavour::Kruise).unwrap(), 10);
+        assert_eq!(s("1e2%", 10, true, Flavour::Scaled).unwrap_err().kind, INVALID_NUMBER);
+    }
+
+    #[test]
+    fn atoi_is_go_atoi() {
+        assert_eq!(atoi("-9223372036854775808".bytes()), Some(i64::MIN));
+        assert_eq!(atoi("9223372036854775808".bytes()), None);
+        assert_eq!(atoi("+".bytes()), None);
+        assert_eq!(atoi("".bytes()), None);
+        assert_eq!(atoi("1_0".bytes()), None);
+        assert_eq!(atoi("+12".bytes()), Some(12));
+    }
+
+    #[test]
+    fn json_int_passes_through() {
+        let out = crate::call("rollout.scale_int_or_percent",
+            &serde_json::json!({"value": -7, "total": 3, "roundUp": true, "mode": "legacy"})).unwrap();
+        assert_eq!(out, serde_json::json!(-7));
+        let err = crate::call("rollout.scale_int_or_percent",
+            &serde_json::json!({"value": null, "total": 3, "roundUp": true, "mode": "legacy"})).unwrap_err();
+        assert_eq!(err.kind, NIL_VALUE);
+    }
+}

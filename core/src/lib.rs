@@ -1,0 +1,26 @@
+//! # kruise-core
+//!
+//! OpenKruise v1.9's decision logic as a pure Rust library: no I/O, no clock reads, no globals
+//! ("now" is always a parameter). Each module mirrors one OpenKruise concept and names the Go file
+//! it reproduces.
+//!
+//! Two kinds of entry point:
+//! - typed functions in each module (e.g. `resources::Expression`, `intstr::IntOrPercent::scale`);
+//! - the generic [`registry::call`]`(fn_id, &json)`, keyed by the conformance-vector fn ids, which
+//!   feeds the CLI, the conformance runner and the Python, C and Go bindings.
+
+pub mod error;
+pub mod registry;
+pub mod conformance;
+pub mod intstr;
+pub mod quantity;
+pub mod resources;
+pub mod allocation;
+pub mod rollout;
+pub mod cron;
+pub mod pub_budget;
+pub mod api;
+pub mod compat;
+
+pub use error::{Error, Result};
+pub use registry::call;

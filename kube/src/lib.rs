@@ -1,0 +1,1 @@
+//! kruise-kube: converts k8s-openapi types (Pod, ResourceRequirements, ...) into kruise-core inputs.
