@@ -338,3 +338,6 @@ fn validate_handler(input: &Value) -> Result<Value> {
         validate(&i.spec).iter().map(|v| v.kind).collect::<Vec<_>>(),
     ))
 }
+
+#[cfg(test)]
+mod tests;
