@@ -279,10 +279,11 @@ impl Sim {
         for n in &names {
             let mut w = self.workloads.remove(n).unwrap_or_default();
             for i in 0..w.pods.len() {
-                if w.pods.get(i).is_some_and(|p| p.phase() == "Pending") && self.room(n, &w) {
-                    if let Some(p) = w.pods.get_mut(i) {
-                        start(p, now);
-                    }
+                if w.pods.get(i).is_some_and(|p| p.phase() == "Pending")
+                    && self.room(n, &w)
+                    && let Some(p) = w.pods.get_mut(i)
+                {
+                    start(p, now);
                 }
             }
             refresh(&mut w);
