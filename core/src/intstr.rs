@@ -69,12 +69,7 @@ impl IntOrPercent {
 }
 
 /// Scales an optional int-or-percent; `None` is `nil_value`.
-pub fn scale_opt(
-    v: Option<&IntOrPercent>,
-    total: i64,
-    round_up: bool,
-    flavour: Flavour,
-) -> Result<i64> {
+pub fn scale_opt(v: Option<&IntOrPercent>, total: i64, round_up: bool, flavour: Flavour) -> Result<i64> {
     match v {
         Some(v) => v.scale(total, round_up, flavour),
         None => Err(Error::new(NIL_VALUE, "nil value for IntOrString")),
@@ -93,11 +88,7 @@ pub fn scale_str(s: &str, total: i64, round_up: bool, flavour: Flavour) -> Resul
 pub fn go_float_to_int(f: f64) -> i64 {
     // 2^63 is exactly representable; everything in [-2^63, 2^63) converts exactly after truncation.
     const TWO_63: f64 = 9_223_372_036_854_775_808.0;
-    if f.is_nan() || f >= TWO_63 || f < -TWO_63 {
-        i64::MIN
-    } else {
-        f as i64
-    }
+    if f.is_nan() || f >= TWO_63 || f < -TWO_63 { i64::MIN } else { f as i64 }
 }
 
 /// Scales a percentage held as a number (the already-parsed body of a string) the way every
@@ -113,13 +104,9 @@ pub fn percent_of(s: &str, flavour: Flavour) -> Result<f64> {
     match flavour {
         Flavour::Scaled => {
             let body = s.strip_suffix('%').ok_or_else(|| not_pct(s))?;
-            atoi(body.bytes())
-                .map(|v| v as f64)
-                .ok_or_else(|| bad_num(s))
+            atoi(body.bytes()).map(|v| v as f64).ok_or_else(|| bad_num(s))
         }
-        Flavour::Legacy => atoi(s.bytes().filter(|&b| b != b'%'))
-            .map(|v| v as f64)
-            .ok_or_else(|| bad_num(s)),
+        Flavour::Legacy => atoi(s.bytes().filter(|&b| b != b'%')).map(|v| v as f64).ok_or_else(|| bad_num(s)),
         Flavour::Kruise => {
             let body = s.strip_suffix('%').ok_or_else(|| not_pct(s))?;
             parse_float(body).ok_or_else(|| bad_num(s))
@@ -128,17 +115,11 @@ pub fn percent_of(s: &str, flavour: Flavour) -> Result<f64> {
 }
 
 fn not_pct(s: &str) -> Error {
-    Error::new(
-        NOT_A_PERCENTAGE,
-        format!("invalid type: string {s:?} is not a percentage"),
-    )
+    Error::new(NOT_A_PERCENTAGE, format!("invalid type: string {s:?} is not a percentage"))
 }
 
 fn bad_num(s: &str) -> Error {
-    Error::new(
-        INVALID_NUMBER,
-        format!("invalid value for IntOrString: {s:?}"),
-    )
+    Error::new(INVALID_NUMBER, format!("invalid value for IntOrString: {s:?}"))
 }
 
 /// Go `strconv.Atoi` on 64-bit platforms over a byte stream: optional sign, then one or more ASCII
@@ -179,17 +160,12 @@ pub fn parse_float(s: &str) -> Option<f64> {
         _ => s,
     };
     let lower_special = matches!(body.len(), 3 | 8)
-        && (body.eq_ignore_ascii_case("inf")
-            || body.eq_ignore_ascii_case("infinity")
-            || body.eq_ignore_ascii_case("nan"));
+        && (body.eq_ignore_ascii_case("inf") || body.eq_ignore_ascii_case("infinity") || body.eq_ignore_ascii_case("nan"));
     if lower_special {
         return s.parse::<f64>().ok();
     }
     // Rust's parser accepts exactly Go's decimal syntax otherwise (no underscores, no hex).
-    if body
-        .bytes()
-        .any(|c| !(c.is_ascii_digit() || matches!(c, b'.' | b'e' | b'E' | b'+' | b'-')))
-    {
+    if body.bytes().any(|c| !(c.is_ascii_digit() || matches!(c, b'.' | b'e' | b'E' | b'+' | b'-'))) {
         return None;
     }
     let v = s.parse::<f64>().ok()?;
@@ -208,10 +184,7 @@ struct ScaleInput {
 
 fn scale_handler(input: &Value) -> Result<Value> {
     let i: ScaleInput = decode(input)?;
-    let v = scale_opt(i.value.as_ref(), i.total, i.round_up, i.mode).map_err(|e| Error {
-        field: Some("value".into()),
-        ..e
-    })?;
+    let v = scale_opt(i.value.as_ref(), i.total, i.round_up, i.mode).map_err(|e| Error { field: Some("value".into()), ..e })?;
     Ok(Value::from(v))
 }
 
@@ -233,20 +206,11 @@ mod tests {
     #[test]
     fn flavours_differ_on_odd_strings() {
         assert_eq!(s("50", 10, true, Flavour::Legacy).unwrap(), 5);
-        assert_eq!(
-            s("50", 10, true, Flavour::Scaled).unwrap_err().kind,
-            NOT_A_PERCENTAGE
-        );
-        assert_eq!(
-            s("50%%", 10, true, Flavour::Scaled).unwrap_err().kind,
-            INVALID_NUMBER
-        );
+        assert_eq!(s("50", 10, true, Flavour::Scaled).unwrap_err().kind, NOT_A_PERCENTAGE);
+        assert_eq!(s("50%%", 10, true, Flavour::Scaled).unwrap_err().kind, INVALID_NUMBER);
         assert_eq!(s("50%%", 10, true, Flavour::Legacy).unwrap(), 5);
         assert_eq!(s("5%0", 10, true, Flavour::Legacy).unwrap(), 5);
-        assert_eq!(
-            s(" 50%", 10, true, Flavour::Kruise).unwrap_err().kind,
-            INVALID_NUMBER
-        );
+        assert_eq!(s(" 50%", 10, true, Flavour::Kruise).unwrap_err().kind, INVALID_NUMBER);
         assert_eq!(s("007%", 100, true, Flavour::Scaled).unwrap(), 7);
     }
 
@@ -258,30 +222,18 @@ mod tests {
         assert_eq!(s("-50%", 5, true, Flavour::Scaled).unwrap(), -2);
         assert_eq!(s("-50%", 5, false, Flavour::Scaled).unwrap(), -3);
         assert_eq!(s("1e2%", 10, true, Flavour::Kruise).unwrap(), 10);
-        assert_eq!(
-            s("1e2%", 10, true, Flavour::Scaled).unwrap_err().kind,
-            INVALID_NUMBER
-        );
+        assert_eq!(s("1e2%", 10, true, Flavour::Scaled).unwrap_err().kind, INVALID_NUMBER);
     }
 
     #[test]
     fn out_of_range_results_follow_go_amd64() {
         // 9223372036854775807% of 100 overflows int64: Go's int(float64) gives MinInt64.
-        assert_eq!(
-            s("9223372036854775807%", 100, true, Flavour::Scaled).unwrap(),
-            i64::MIN
-        );
-        assert_eq!(
-            s("-9223372036854775808%", 1000, false, Flavour::Legacy).unwrap(),
-            i64::MIN
-        );
+        assert_eq!(s("9223372036854775807%", 100, true, Flavour::Scaled).unwrap(), i64::MIN);
+        assert_eq!(s("-9223372036854775808%", 1000, false, Flavour::Legacy).unwrap(), i64::MIN);
         assert_eq!(s("1e300%", 10, true, Flavour::Kruise).unwrap(), i64::MIN);
         assert_eq!(s("inf%", 10, true, Flavour::Kruise).unwrap(), i64::MIN);
         assert_eq!(s("nan%", 10, false, Flavour::Kruise).unwrap(), i64::MIN);
-        assert_eq!(
-            s("1e400%", 10, true, Flavour::Kruise).unwrap_err().kind,
-            INVALID_NUMBER
-        );
+        assert_eq!(s("1e400%", 10, true, Flavour::Kruise).unwrap_err().kind, INVALID_NUMBER);
         assert_eq!(go_float_to_int(-9_223_372_036_854_775_808.0), i64::MIN);
         assert_eq!(go_float_to_int(-2.5), -2);
         assert_eq!(scale_percent(-0.5, 10, true), 0);
@@ -299,17 +251,11 @@ mod tests {
 
     #[test]
     fn json_int_passes_through() {
-        let out = crate::call(
-            "rollout.scale_int_or_percent",
-            &serde_json::json!({"value": -7, "total": 3, "roundUp": true, "mode": "legacy"}),
-        )
-        .unwrap();
+        let out = crate::call("rollout.scale_int_or_percent",
+            &serde_json::json!({"value": -7, "total": 3, "roundUp": true, "mode": "legacy"})).unwrap();
         assert_eq!(out, serde_json::json!(-7));
-        let err = crate::call(
-            "rollout.scale_int_or_percent",
-            &serde_json::json!({"value": null, "total": 3, "roundUp": true, "mode": "legacy"}),
-        )
-        .unwrap_err();
+        let err = crate::call("rollout.scale_int_or_percent",
+            &serde_json::json!({"value": null, "total": 3, "roundUp": true, "mode": "legacy"})).unwrap_err();
         assert_eq!(err.kind, NIL_VALUE);
     }
 }

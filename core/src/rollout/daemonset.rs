@@ -73,23 +73,13 @@ pub fn budget(strategy: &UpdateStrategy, nodes: i64) -> Result<Budget> {
             }),
         }
     };
-    let mut max_unavailable = scale(
-        ru.and_then(|r| r.max_unavailable.as_ref()),
-        INVALID_MAX_UNAVAILABLE,
-        "maxUnavailable",
-    )?;
-    let max_surge = scale(
-        ru.and_then(|r| r.max_surge.as_ref()),
-        INVALID_MAX_SURGE,
-        "maxSurge",
-    )?;
+    let mut max_unavailable =
+        scale(ru.and_then(|r| r.max_unavailable.as_ref()), INVALID_MAX_UNAVAILABLE, "maxUnavailable")?;
+    let max_surge = scale(ru.and_then(|r| r.max_surge.as_ref()), INVALID_MAX_SURGE, "maxSurge")?;
     if nodes > 0 && max_unavailable == 0 && max_surge == 0 {
         max_unavailable = 1;
     }
-    Ok(Budget {
-        max_surge,
-        max_unavailable,
-    })
+    Ok(Budget { max_surge, max_unavailable })
 }
 
 /// `GetNodesNeedingPods`: which of `needing` get a pod created now under partitioned scaling.
@@ -109,9 +99,7 @@ pub fn nodes_needing_pods(
     if progressive {
         let p = partition.min(desired).max(0);
         let max_create = desired.saturating_sub(new_pods).saturating_sub(p).max(0);
-        let keep = usize::try_from(max_create)
-            .unwrap_or(usize::MAX)
-            .min(names.len());
+        let keep = usize::try_from(max_create).unwrap_or(usize::MAX).min(names.len());
         names.truncate(keep);
     }
     names
@@ -150,9 +138,7 @@ pub struct Node {
 pub fn update_nodes(partition: i64, selector: bool, nodes: &[Node]) -> Vec<String> {
     let mut order: Vec<&Node> = nodes.iter().collect();
     order.sort_unstable_by(|a, b| b.name.as_bytes().cmp(a.name.as_bytes()));
-    let max_update = i64::try_from(nodes.len())
-        .unwrap_or(i64::MAX)
-        .wrapping_sub(partition);
+    let max_update = i64::try_from(nodes.len()).unwrap_or(i64::MAX).wrapping_sub(partition);
     if max_update <= 0 {
         return Vec::new();
     }
@@ -183,10 +169,7 @@ struct BudgetInput {
 
 pub(crate) fn budget_handler(input: &Value) -> Result<Value> {
     let i: BudgetInput = decode(input)?;
-    encode(&budget(
-        &i.update_strategy,
-        i64::from(i.desired_number_scheduled),
-    )?)
+    encode(&budget(&i.update_strategy, i64::from(i.desired_number_scheduled))?)
 }
 
 #[derive(Deserialize)]
@@ -228,10 +211,7 @@ struct UpdateNodesInput {
 
 pub(crate) fn update_nodes_handler(input: &Value) -> Result<Value> {
     let i: UpdateNodesInput = decode(input)?;
-    let p = super::partition::daemonset_partition(
-        i.partition.as_ref(),
-        i64::from(i.desired_number_scheduled),
-    )?;
+    let p = super::partition::daemonset_partition(i.partition.as_ref(), i64::from(i.desired_number_scheduled))?;
     encode(&update_nodes(p, i.selector, &i.nodes))
 }
 
@@ -240,13 +220,7 @@ mod tests {
     use super::*;
 
     fn strat(kind: &str, mu: Option<IntOrPercent>, ms: Option<IntOrPercent>) -> UpdateStrategy {
-        UpdateStrategy {
-            kind: kind.into(),
-            rolling_update: Some(RollingUpdate {
-                max_unavailable: mu,
-                max_surge: ms,
-            }),
-        }
+        UpdateStrategy { kind: kind.into(), rolling_update: Some(RollingUpdate { max_unavailable: mu, max_surge: ms }) }
     }
 
     #[test]
@@ -254,10 +228,7 @@ mod tests {
         let bad = Some(IntOrPercent::String("abc".into()));
         let e = budget(&strat("RollingUpdate", bad.clone(), bad.clone()), 5).unwrap_err();
         assert_eq!(e.kind, INVALID_MAX_UNAVAILABLE);
-        assert_eq!(
-            e.field.as_deref(),
-            Some("updateStrategy.rollingUpdate.maxUnavailable")
-        );
+        assert_eq!(e.field.as_deref(), Some("updateStrategy.rollingUpdate.maxUnavailable"));
         let e = budget(&strat("RollingUpdate", Some(IntOrPercent::Int(0)), bad), 5).unwrap_err();
         assert_eq!(e.kind, INVALID_MAX_SURGE);
     }
@@ -265,35 +236,15 @@ mod tests {
     #[test]
     fn on_delete_still_gets_one_unavailable() {
         let b = budget(&strat("OnDelete", Some(IntOrPercent::Int(4)), None), 5).unwrap();
-        assert_eq!(
-            b,
-            Budget {
-                max_surge: 0,
-                max_unavailable: 1
-            }
-        );
+        assert_eq!(b, Budget { max_surge: 0, max_unavailable: 1 });
         let b = budget(&strat("OnDelete", None, None), 0).unwrap();
-        assert_eq!(
-            b,
-            Budget {
-                max_surge: 0,
-                max_unavailable: 0
-            }
-        );
+        assert_eq!(b, Budget { max_surge: 0, max_unavailable: 0 });
     }
 
     #[test]
     fn update_nodes_partition_cuts_the_list() {
-        let n = |name: &str, state| Node {
-            name: name.into(),
-            state,
-            selected: false,
-        };
-        let nodes = [
-            n("a", NodeState::Old),
-            n("b", NodeState::Old),
-            n("c", NodeState::Updated),
-        ];
+        let n = |name: &str, state| Node { name: name.into(), state, selected: false };
+        let nodes = [n("a", NodeState::Old), n("b", NodeState::Old), n("c", NodeState::Updated)];
         assert_eq!(update_nodes(0, false, &nodes), ["c", "b", "a"]);
         assert_eq!(update_nodes(2, false, &nodes), ["c"]);
         assert!(update_nodes(3, false, &nodes).is_empty());

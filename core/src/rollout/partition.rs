@@ -46,9 +46,7 @@ pub struct Partition {
 pub fn cloneset_partition(partition: Option<&IntOrPercent>, replicas: Option<i32>) -> Result<i64> {
     let Some(p) = partition else { return Ok(0) };
     let r = i64::from(replicas.unwrap_or(1));
-    let mut v = p
-        .scale(r, true, Flavour::Kruise)
-        .map_err(|e| at_field(e, "partition"))?;
+    let mut v = p.scale(r, true, Flavour::Kruise).map_err(|e| at_field(e, "partition"))?;
     if r > 1 && v == r && matches!(p, IntOrPercent::String(s) if s != "100%") {
         v = r - 1;
     }
@@ -58,38 +56,23 @@ pub fn cloneset_partition(partition: Option<&IntOrPercent>, replicas: Option<i32
 /// CloneSet partition plus `expectedUpdatedReplicas` (`replicas − partition`).
 pub fn cloneset(partition: Option<&IntOrPercent>, replicas: Option<i32>) -> Result<Partition> {
     let p = cloneset_partition(partition, replicas)?;
-    Ok(Partition {
-        partition: p,
-        max_updated: i64::from(replicas.unwrap_or(1)) - p,
-    })
+    Ok(Partition { partition: p, max_updated: i64::from(replicas.unwrap_or(1)) - p })
 }
 
 /// Advanced DaemonSet partition: scaled flavour against `desired_number_scheduled` (the status
 /// value of the previous sync), rounding down, not clamped. `nodes` is the number of candidate
 /// nodes; `max_updated = max(nodes − partition, 0)` (Go int arithmetic, wrapping).
 /// Errors: `not_a_percentage`, `invalid_number`, naming field `partition`.
-pub fn daemonset(
-    partition: Option<&IntOrPercent>,
-    desired_number_scheduled: i64,
-    nodes: i64,
-) -> Result<Partition> {
+pub fn daemonset(partition: Option<&IntOrPercent>, desired_number_scheduled: i64, nodes: i64) -> Result<Partition> {
     let p = daemonset_partition(partition, desired_number_scheduled)?;
-    Ok(Partition {
-        partition: p,
-        max_updated: nodes.wrapping_sub(p).max(0),
-    })
+    Ok(Partition { partition: p, max_updated: nodes.wrapping_sub(p).max(0) })
 }
 
 /// The scaled Advanced DaemonSet partition alone (null → 0). Allocation-free on success.
-pub fn daemonset_partition(
-    partition: Option<&IntOrPercent>,
-    desired_number_scheduled: i64,
-) -> Result<i64> {
+pub fn daemonset_partition(partition: Option<&IntOrPercent>, desired_number_scheduled: i64) -> Result<i64> {
     match partition {
         None => Ok(0),
-        Some(p) => p
-            .scale(desired_number_scheduled, false, Flavour::Scaled)
-            .map_err(|e| at_field(e, "partition")),
+        Some(p) => p.scale(desired_number_scheduled, false, Flavour::Scaled).map_err(|e| at_field(e, "partition")),
     }
 }
 
@@ -100,24 +83,13 @@ pub fn statefulset(partition: Option<&IntOrPercent>, replicas: i32) -> Result<Pa
         None => 0,
         Some(IntOrPercent::Int(i)) => i64::from(*i),
         Some(IntOrPercent::String(s)) => {
-            return Err(Error::at(
-                NOT_AN_INTEGER,
-                "partition",
-                format_args!("{s:?} is not an integer (int32 field)"),
-            ));
+            return Err(Error::at(NOT_AN_INTEGER, "partition", format_args!("{s:?} is not an integer (int32 field)")));
         }
     };
     if p < 0 {
-        return Err(Error::at(
-            NEGATIVE_PARTITION,
-            "partition",
-            format_args!("{p} is negative"),
-        ));
+        return Err(Error::at(NEGATIVE_PARTITION, "partition", format_args!("{p} is negative")));
     }
-    Ok(Partition {
-        partition: p,
-        max_updated: (i64::from(replicas) - p).max(0),
-    })
+    Ok(Partition { partition: p, max_updated: (i64::from(replicas) - p).max(0) })
 }
 
 /// Attaches `field` to a scaling error, keeping its kind and naming the field in the message.
@@ -152,23 +124,11 @@ enum Input {
 /// `rollout.partition` handler (shape in `shared/spec/rollout.md` §7).
 pub(crate) fn handler(input: &Value) -> Result<Value> {
     let out = match decode::<Input>(input)? {
-        Input::CloneSet {
-            partition,
-            replicas,
-        } => cloneset(partition.as_ref(), replicas)?,
-        Input::DaemonSet {
-            partition,
-            desired,
-            nodes,
-        } => daemonset(
-            partition.as_ref(),
-            i64::from(desired),
-            i64::from(nodes.unwrap_or(desired)),
-        )?,
-        Input::StatefulSet {
-            partition,
-            replicas,
-        } => statefulset(partition.as_ref(), replicas)?,
+        Input::CloneSet { partition, replicas } => cloneset(partition.as_ref(), replicas)?,
+        Input::DaemonSet { partition, desired, nodes } => {
+            daemonset(partition.as_ref(), i64::from(desired), i64::from(nodes.unwrap_or(desired)))?
+        }
+        Input::StatefulSet { partition, replicas } => statefulset(partition.as_ref(), replicas)?,
     };
     encode(&out)
 }
@@ -187,75 +147,26 @@ mod tests {
         assert_eq!(cloneset_partition(Some(&s("100%")), Some(10)).unwrap(), 10);
         assert_eq!(cloneset_partition(Some(&s("150%")), Some(10)).unwrap(), 10);
         assert_eq!(cloneset_partition(Some(&s("99%")), Some(1)).unwrap(), 1);
-        assert_eq!(
-            cloneset_partition(Some(&IntOrPercent::Int(15)), Some(10)).unwrap(),
-            10
-        );
-        assert_eq!(
-            cloneset_partition(Some(&IntOrPercent::Int(-2)), Some(10)).unwrap(),
-            0
-        );
-        assert_eq!(
-            cloneset_partition(Some(&IntOrPercent::Int(3)), Some(-1)).unwrap(),
-            0
-        );
+        assert_eq!(cloneset_partition(Some(&IntOrPercent::Int(15)), Some(10)).unwrap(), 10);
+        assert_eq!(cloneset_partition(Some(&IntOrPercent::Int(-2)), Some(10)).unwrap(), 0);
+        assert_eq!(cloneset_partition(Some(&IntOrPercent::Int(3)), Some(-1)).unwrap(), 0);
         let e = cloneset_partition(Some(&s("5%%")), Some(10)).unwrap_err();
-        assert_eq!(
-            (e.kind, e.field.as_deref()),
-            ("invalid_number", Some("partition"))
-        );
+        assert_eq!((e.kind, e.field.as_deref()), ("invalid_number", Some("partition")));
     }
 
     #[test]
     fn daemonset_is_unclamped_and_rounds_down() {
-        assert_eq!(
-            daemonset(Some(&s("50%")), 5, 5).unwrap(),
-            Partition {
-                partition: 2,
-                max_updated: 3
-            }
-        );
-        assert_eq!(
-            daemonset(Some(&s("150%")), 10, 10).unwrap(),
-            Partition {
-                partition: 15,
-                max_updated: 0
-            }
-        );
-        assert_eq!(
-            daemonset(Some(&IntOrPercent::Int(-3)), 10, 10)
-                .unwrap()
-                .max_updated,
-            13
-        );
-        assert_eq!(
-            daemonset(Some(&s("50.5%")), 10, 10).unwrap_err().kind,
-            "invalid_number"
-        );
-        assert_eq!(
-            daemonset(Some(&s("50")), 10, 10).unwrap_err().kind,
-            "not_a_percentage"
-        );
+        assert_eq!(daemonset(Some(&s("50%")), 5, 5).unwrap(), Partition { partition: 2, max_updated: 3 });
+        assert_eq!(daemonset(Some(&s("150%")), 10, 10).unwrap(), Partition { partition: 15, max_updated: 0 });
+        assert_eq!(daemonset(Some(&IntOrPercent::Int(-3)), 10, 10).unwrap().max_updated, 13);
+        assert_eq!(daemonset(Some(&s("50.5%")), 10, 10).unwrap_err().kind, "invalid_number");
+        assert_eq!(daemonset(Some(&s("50")), 10, 10).unwrap_err().kind, "not_a_percentage");
     }
 
     #[test]
     fn statefulset_errors() {
-        assert_eq!(
-            statefulset(Some(&s("50%")), 3).unwrap_err().kind,
-            NOT_AN_INTEGER
-        );
-        assert_eq!(
-            statefulset(Some(&IntOrPercent::Int(-1)), 3)
-                .unwrap_err()
-                .kind,
-            NEGATIVE_PARTITION
-        );
-        assert_eq!(
-            statefulset(Some(&IntOrPercent::Int(7)), 3).unwrap(),
-            Partition {
-                partition: 7,
-                max_updated: 0
-            }
-        );
+        assert_eq!(statefulset(Some(&s("50%")), 3).unwrap_err().kind, NOT_AN_INTEGER);
+        assert_eq!(statefulset(Some(&IntOrPercent::Int(-1)), 3).unwrap_err().kind, NEGATIVE_PARTITION);
+        assert_eq!(statefulset(Some(&IntOrPercent::Int(7)), 3).unwrap(), Partition { partition: 7, max_updated: 0 });
     }
 }

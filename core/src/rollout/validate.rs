@@ -24,10 +24,7 @@ pub struct Finding {
 }
 
 fn push(out: &mut Vec<Finding>, field: &str, reason: &'static str) {
-    out.push(Finding {
-        field: field.to_string(),
-        reason,
-    });
+    out.push(Finding { field: field.to_string(), reason });
 }
 
 /// CloneSet `spec.updateStrategy` as the webhook reads it.
@@ -74,10 +71,7 @@ pub fn cloneset(spec: &CloneSetSpec) -> Vec<Finding> {
         push(&mut out, "spec.replicas", "negative");
     }
     let s = &spec.update_strategy;
-    if !matches!(
-        s.kind.as_str(),
-        "ReCreate" | "InPlaceIfPossible" | "InPlaceOnly"
-    ) {
+    if !matches!(s.kind.as_str(), "ReCreate" | "InPlaceIfPossible" | "InPlaceOnly") {
         push(&mut out, "spec.updateStrategy.type", "unsupported_type");
     }
     let total = i64::from(replicas);
@@ -85,11 +79,7 @@ pub fn cloneset(spec: &CloneSetSpec) -> Vec<Finding> {
     let partition = match s.partition.as_ref().map(kruise) {
         Some(Ok(v)) => v,
         _ => {
-            push(
-                &mut out,
-                "spec.updateStrategy.partition",
-                "invalid_int_or_percent",
-            );
+            push(&mut out, "spec.updateStrategy.partition", "invalid_int_or_percent");
             0
         }
     };
@@ -100,48 +90,28 @@ pub fn cloneset(spec: &CloneSetSpec) -> Vec<Finding> {
     if let Some(v) = &s.max_unavailable {
         match kruise(v) {
             Ok(x) => max_unavailable = x,
-            Err(_) => push(
-                &mut out,
-                "spec.updateStrategy.maxUnavailable",
-                "invalid_int_or_percent",
-            ),
+            Err(_) => push(&mut out, "spec.updateStrategy.maxUnavailable", "invalid_int_or_percent"),
         }
     }
     let mut max_surge = 0;
     if let Some(v) = &s.max_surge {
         match kruise(v) {
             Ok(x) => max_surge = x,
-            Err(_) => push(
-                &mut out,
-                "spec.updateStrategy.maxSurge",
-                "invalid_int_or_percent",
-            ),
+            Err(_) => push(&mut out, "spec.updateStrategy.maxSurge", "invalid_int_or_percent"),
         }
         if s.kind == "InPlaceOnly" && max_surge > 0 {
-            push(
-                &mut out,
-                "spec.updateStrategy.maxSurge",
-                "surge_not_allowed_for_inplace_only",
-            );
+            push(&mut out, "spec.updateStrategy.maxSurge", "surge_not_allowed_for_inplace_only");
         }
     }
     if replicas > 0 && max_unavailable < 1 && max_surge < 1 {
-        push(
-            &mut out,
-            "spec.updateStrategy.maxUnavailable",
-            "both_less_than_one",
-        );
+        push(&mut out, "spec.updateStrategy.maxUnavailable", "both_less_than_one");
     }
     if let Some(pds) = spec.progress_deadline_seconds {
         if pds < 0 {
             push(&mut out, "spec.progressDeadlineSeconds", "negative");
         }
         if pds != i32::MAX && pds <= spec.min_ready_seconds {
-            push(
-                &mut out,
-                "spec.progressDeadlineSeconds",
-                "not_greater_than_min_ready_seconds",
-            );
+            push(&mut out, "spec.progressDeadlineSeconds", "not_greater_than_min_ready_seconds");
         }
     }
     out
@@ -249,10 +219,7 @@ pub fn daemonset(spec: &DaemonSetSpec) -> Vec<Finding> {
     };
     const MU: &str = "spec.updateStrategy.rollingUpdate.maxUnavailable";
     const MS: &str = "spec.updateStrategy.rollingUpdate.maxSurge";
-    let has_u = fp
-        .max_unavailable
-        .as_ref()
-        .is_some_and(|v| int_value(v) != 0);
+    let has_u = fp.max_unavailable.as_ref().is_some_and(|v| int_value(v) != 0);
     if let (true, Some(v)) = (has_u, &fp.max_unavailable) {
         check_percent_or_int(v, MU, &mut out);
     }
@@ -272,18 +239,10 @@ pub fn daemonset(spec: &DaemonSetSpec) -> Vec<Finding> {
                 push(&mut out, MS, "surge_not_allowed_for_inplace");
             }
         }
-        _ => push(
-            &mut out,
-            "spec.updateStrategy.rollingUpdate.rollingUpdate.type",
-            "unsupported_type",
-        ),
+        _ => push(&mut out, "spec.updateStrategy.rollingUpdate.rollingUpdate.type", "unsupported_type"),
     }
     if let Some(p) = &fp.partition {
-        check_percent_or_int(
-            p,
-            "spec.updateStrategy.rollingUpdate.rollingUpdate.partition",
-            &mut out,
-        );
+        check_percent_or_int(p, "spec.updateStrategy.rollingUpdate.rollingUpdate.partition", &mut out);
     }
     out
 }
@@ -372,21 +331,13 @@ pub fn statefulset(spec: &StatefulSetSpec) -> Vec<Finding> {
         _ => push(&mut out, "spec.podManagementPolicy", "unsupported_type"),
     }
     let parallel = spec.pod_management_policy == "Parallel";
-    if let Some(v) = spec
-        .scale_strategy
-        .as_ref()
-        .and_then(|s| s.max_unavailable.as_ref())
-    {
+    if let Some(v) = spec.scale_strategy.as_ref().and_then(|s| s.max_unavailable.as_ref()) {
         sts_max_unavailable(v, parallel, "spec.scaleStrategy.maxUnavailable", &mut out);
     }
     let s = &spec.update_strategy;
     match (s.kind.as_str(), &s.rolling_update) {
         ("", _) => push(&mut out, "spec.updateStrategy", "required"),
-        ("OnDelete", Some(_)) => push(
-            &mut out,
-            "spec.updateStrategy.rollingUpdate",
-            "only_for_rolling_update",
-        ),
+        ("OnDelete", Some(_)) => push(&mut out, "spec.updateStrategy.rollingUpdate", "only_for_rolling_update"),
         ("OnDelete", None) | ("RollingUpdate", None) => {}
         ("RollingUpdate", Some(ru)) => {
             const F: &str = "spec.updateStrategy.rollingUpdate";
@@ -397,17 +348,11 @@ pub fn statefulset(spec: &StatefulSetSpec) -> Vec<Finding> {
             if mrs < 0 {
                 push(&mut out, &format!("{F}.minReadySeconds"), "negative");
             } else if mrs > 300 {
-                push(
-                    &mut out,
-                    &format!("{F}.minReadySeconds"),
-                    "more_than_300_seconds",
-                );
+                push(&mut out, &format!("{F}.minReadySeconds"), "more_than_300_seconds");
             }
             match &ru.max_unavailable {
                 None => push(&mut out, &format!("{F}.maxUnavailable"), "required"),
-                Some(v) => {
-                    sts_max_unavailable(v, parallel, &format!("{F}.maxUnavailable"), &mut out)
-                }
+                Some(v) => sts_max_unavailable(v, parallel, &format!("{F}.maxUnavailable"), &mut out),
             }
         }
         _ => push(&mut out, "spec.updateStrategy", "unsupported_type"),
@@ -461,10 +406,7 @@ mod tests {
             reasons(&cloneset(&spec)),
             [
                 ("spec.progressDeadlineSeconds", "negative"),
-                (
-                    "spec.progressDeadlineSeconds",
-                    "not_greater_than_min_ready_seconds"
-                )
+                ("spec.progressDeadlineSeconds", "not_greater_than_min_ready_seconds")
             ]
         );
     }
@@ -478,10 +420,7 @@ mod tests {
         };
         let spec = DaemonSetSpec {
             min_ready_seconds: 0,
-            update_strategy: DaemonSetStrategy {
-                kind: "RollingUpdate".into(),
-                rolling_update: Some(ru),
-            },
+            update_strategy: DaemonSetStrategy { kind: "RollingUpdate".into(), rolling_update: Some(ru) },
         };
         assert!(daemonset(&spec).is_empty());
     }
@@ -493,9 +432,6 @@ mod tests {
         assert_eq!(reasons(&out), [("f", "invalid_percent")]);
         let mut out = Vec::new();
         sts_max_unavailable(&IntOrPercent::String("0%".into()), false, "f", &mut out);
-        assert_eq!(
-            reasons(&out),
-            [("f", "less_than_one"), ("f", "requires_parallel")]
-        );
+        assert_eq!(reasons(&out), [("f", "less_than_one"), ("f", "requires_parallel")]);
     }
 }
