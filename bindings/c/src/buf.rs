@@ -18,7 +18,10 @@ pub struct kruise_buf {
 
 impl kruise_buf {
     /// The empty buffer `{NULL, 0}`.
-    pub(crate) const EMPTY: kruise_buf = kruise_buf { ptr: ptr::null_mut(), len: 0 };
+    pub(crate) const EMPTY: kruise_buf = kruise_buf {
+        ptr: ptr::null_mut(),
+        len: 0,
+    };
 
     /// Moves `bytes` into a C-owned buffer (exact length; freed by [`kruise_buf_free`]).
     pub(crate) fn from_vec(bytes: Vec<u8>) -> kruise_buf {
@@ -27,7 +30,10 @@ impl kruise_buf {
         }
         let boxed: Box<[u8]> = bytes.into_boxed_slice();
         let len = boxed.len();
-        kruise_buf { ptr: Box::into_raw(boxed).cast::<u8>(), len }
+        kruise_buf {
+            ptr: Box::into_raw(boxed).cast::<u8>(),
+            len,
+        }
     }
 }
 
@@ -41,6 +47,10 @@ pub extern "C" fn kruise_buf_free(buf: kruise_buf) {
         }
         // SAFETY: per the contract above, (ptr, len) came from `kruise_buf::from_vec`, which leaked a
         // `Box<[u8]>` of exactly `len` bytes; it is released once.
-        unsafe { drop(Box::from_raw(ptr::slice_from_raw_parts_mut(buf.ptr, buf.len))) }
+        unsafe {
+            drop(Box::from_raw(ptr::slice_from_raw_parts_mut(
+                buf.ptr, buf.len,
+            )))
+        }
     })
 }

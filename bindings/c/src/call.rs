@@ -44,7 +44,13 @@ pub unsafe extern "C" fn kruise_call(
         };
         let value: serde_json::Value = match serde_json::from_str(input) {
             Ok(v) => v,
-            Err(e) => return fail(out, kruise_status::KRUISE_INVALID_JSON, format!("input: {e}")),
+            Err(e) => {
+                return fail(
+                    out,
+                    kruise_status::KRUISE_INVALID_JSON,
+                    format!("input: {e}"),
+                );
+            }
         };
         match kcore::registry::call(fn_id, &value) {
             Ok(v) => {
@@ -97,10 +103,17 @@ pub unsafe extern "C" fn kruise_matches(
     boundary(err, || {
         put(err, kruise_buf::EMPTY);
         if result.is_null() {
-            return fail(err, kruise_status::KRUISE_NULL_PARAMETER, "result: NULL pointer");
+            return fail(
+                err,
+                kruise_status::KRUISE_NULL_PARAMETER,
+                "result: NULL pointer",
+            );
         }
         let mut docs = [serde_json::Value::Null, serde_json::Value::Null];
-        for (slot, (p, n, what)) in docs.iter_mut().zip([(expected, expected_len, "expected"), (got, got_len, "got")]) {
+        for (slot, (p, n, what)) in docs
+            .iter_mut()
+            .zip([(expected, expected_len, "expected"), (got, got_len, "got")])
+        {
             // SAFETY: caller contract.
             let s = match unsafe { text(p, n, what) } {
                 Ok(s) => s,
@@ -108,7 +121,13 @@ pub unsafe extern "C" fn kruise_matches(
             };
             *slot = match serde_json::from_str(s) {
                 Ok(v) => v,
-                Err(e) => return fail(err, kruise_status::KRUISE_INVALID_JSON, format!("{what}: {e}")),
+                Err(e) => {
+                    return fail(
+                        err,
+                        kruise_status::KRUISE_INVALID_JSON,
+                        format!("{what}: {e}"),
+                    );
+                }
             };
         }
         // SAFETY: caller contract.

@@ -5,13 +5,20 @@ use crate::status::kruise_status;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// Runs `body`; a panic becomes `KRUISE_PANIC` (with the error JSON written to `out` when given).
-pub(crate) fn boundary(out: *mut kruise_buf, body: impl FnOnce() -> kruise_status) -> kruise_status {
+pub(crate) fn boundary(
+    out: *mut kruise_buf,
+    body: impl FnOnce() -> kruise_status,
+) -> kruise_status {
     match catch_unwind(AssertUnwindSafe(body)) {
         Ok(status) => status,
         Err(_) => {
             // Writing the error can not panic in practice; guard it anyway.
             let _ = catch_unwind(AssertUnwindSafe(|| {
-                fail(out, kruise_status::KRUISE_PANIC, "panic caught at the C boundary")
+                fail(
+                    out,
+                    kruise_status::KRUISE_PANIC,
+                    "panic caught at the C boundary",
+                )
             }));
             kruise_status::KRUISE_PANIC
         }
@@ -32,7 +39,11 @@ pub(crate) fn put(out: *mut kruise_buf, value: kruise_buf) {
 }
 
 /// Writes the error JSON of a binding-level status into `out` and returns the status.
-pub(crate) fn fail(out: *mut kruise_buf, status: kruise_status, message: impl Into<String>) -> kruise_status {
+pub(crate) fn fail(
+    out: *mut kruise_buf,
+    status: kruise_status,
+    message: impl Into<String>,
+) -> kruise_status {
     let json = serde_json::json!({"error": {"kind": status.kind(), "message": message.into()}});
     put(out, kruise_buf::from_vec(json.to_string().into_bytes()));
     status
@@ -40,7 +51,10 @@ pub(crate) fn fail(out: *mut kruise_buf, status: kruise_status, message: impl In
 
 /// Writes a core error's JSON into `out` and returns its status.
 pub(crate) fn fail_core(out: *mut kruise_buf, e: &kcore::Error) -> kruise_status {
-    put(out, kruise_buf::from_vec(e.to_json().to_string().into_bytes()));
+    put(
+        out,
+        kruise_buf::from_vec(e.to_json().to_string().into_bytes()),
+    );
     kruise_status::of_core(e)
 }
 
@@ -60,11 +74,22 @@ pub(crate) unsafe fn bytes<'a>(ptr: *const u8, len: usize) -> Option<&'a [u8]> {
 ///
 /// # Safety
 /// As for [`bytes`].
-pub(crate) unsafe fn text<'a>(ptr: *const u8, len: usize, what: &str) -> Result<&'a str, (kruise_status, String)> {
+pub(crate) unsafe fn text<'a>(
+    ptr: *const u8,
+    len: usize,
+    what: &str,
+) -> Result<&'a str, (kruise_status, String)> {
     // SAFETY: forwarded contract.
-    let b = unsafe { bytes(ptr, len) }
-        .ok_or_else(|| (kruise_status::KRUISE_NULL_PARAMETER, format!("{what}: NULL pointer with length {len}")))?;
+    let b = unsafe { bytes(ptr, len) }.ok_or_else(|| {
+        (
+            kruise_status::KRUISE_NULL_PARAMETER,
+            format!("{what}: NULL pointer with length {len}"),
+        )
+    })?;
     std::str::from_utf8(b).map_err(|e| {
-        (kruise_status::KRUISE_INVALID_UTF8, format!("{what}: invalid UTF-8 at byte {}", e.valid_up_to()))
+        (
+            kruise_status::KRUISE_INVALID_UTF8,
+            format!("{what}: invalid UTF-8 at byte {}", e.valid_up_to()),
+        )
     })
 }

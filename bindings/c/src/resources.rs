@@ -64,7 +64,11 @@ pub unsafe extern "C" fn kruise_expr_compile(
     boundary(err, || {
         put(err, kruise_buf::EMPTY);
         if out_expr.is_null() {
-            return fail(err, kruise_status::KRUISE_NULL_PARAMETER, "out_expr: NULL pointer");
+            return fail(
+                err,
+                kruise_status::KRUISE_NULL_PARAMETER,
+                "out_expr: NULL pointer",
+            );
         }
         // SAFETY: checked non-NULL; caller guarantees it is writable.
         unsafe { out_expr.write(std::ptr::null_mut()) };
@@ -92,7 +96,11 @@ fn compile(src: &str, out_expr: *mut *mut kruise_expr, err: *mut kruise_buf) -> 
 
 #[cfg(not(feature = "expr"))]
 fn compile(_src: &str, _out_expr: *mut *mut kruise_expr, err: *mut kruise_buf) -> kruise_status {
-    fail(err, kruise_status::KRUISE_UNSUPPORTED, "built without the `expr` feature of kruise-core-c")
+    fail(
+        err,
+        kruise_status::KRUISE_UNSUPPORTED,
+        "built without the `expr` feature of kruise-core-c",
+    )
 }
 
 /// Evaluates a compiled expression with the variables `vars[0..vars_len]` (`vars` may be NULL when
@@ -120,11 +128,19 @@ pub unsafe extern "C" fn kruise_expr_eval(
         }
         put(out, kruise_buf::EMPTY);
         if expr.is_null() {
-            return fail(out, kruise_status::KRUISE_NULL_PARAMETER, "expr: NULL pointer");
+            return fail(
+                out,
+                kruise_status::KRUISE_NULL_PARAMETER,
+                "expr: NULL pointer",
+            );
         }
         let vars: &[kruise_var] = if vars.is_null() {
             if vars_len != 0 {
-                return fail(out, kruise_status::KRUISE_NULL_PARAMETER, format!("vars: NULL pointer with length {vars_len}"));
+                return fail(
+                    out,
+                    kruise_status::KRUISE_NULL_PARAMETER,
+                    format!("vars: NULL pointer with length {vars_len}"),
+                );
             }
             &[]
         } else {
@@ -157,7 +173,10 @@ fn read_vars(vars: &[kruise_var]) -> Result<Vec<(&str, Value<'_>)>, (kruise_stat
             }
             KRUISE_VAR_NUMBER => Value::Number(v.number),
             k => {
-                return Err((kruise_status::KRUISE_INVALID_ARGUMENT, format!("vars[{i}].kind: unknown kind {k}")));
+                return Err((
+                    kruise_status::KRUISE_INVALID_ARGUMENT,
+                    format!("vars[{i}].kind: unknown kind {k}"),
+                ));
             }
         };
         out.push((name, value));
@@ -175,10 +194,13 @@ fn eval(expr: &kruise_expr, vars: &[kruise_var], out: *mut kruise_buf) -> kruise
     let bound: Vec<(&str, Var<'_>)> = vars
         .iter()
         .map(|(n, v)| {
-            (*n, match v {
-                Value::Quantity(q) => Var::Quantity(q),
-                Value::Number(x) => Var::Number(*x),
-            })
+            (
+                *n,
+                match v {
+                    Value::Quantity(q) => Var::Quantity(q),
+                    Value::Number(x) => Var::Number(*x),
+                },
+            )
         })
         .collect();
     match expr.inner.eval_to_string(&bound) {
@@ -195,7 +217,11 @@ fn eval(_expr: &kruise_expr, vars: &[kruise_var], out: *mut kruise_buf) -> kruis
     if let Err((st, msg)) = read_vars(vars) {
         return fail(out, st, msg);
     }
-    fail(out, kruise_status::KRUISE_UNSUPPORTED, "built without the `expr` feature of kruise-core-c")
+    fail(
+        out,
+        kruise_status::KRUISE_UNSUPPORTED,
+        "built without the `expr` feature of kruise-core-c",
+    )
 }
 
 /// Releases an expression from `kruise_expr_compile`. NULL is fine. Must not be called twice, nor

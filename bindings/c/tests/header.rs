@@ -9,7 +9,8 @@ fn crate_dir() -> PathBuf {
 
 fn generate() -> String {
     let dir = crate_dir();
-    let config = cbindgen::Config::from_file(dir.join("cbindgen.toml")).expect("cbindgen.toml parses");
+    let config =
+        cbindgen::Config::from_file(dir.join("cbindgen.toml")).expect("cbindgen.toml parses");
     let bindings = cbindgen::Builder::new()
         .with_crate(&dir)
         .with_config(config)
@@ -38,9 +39,13 @@ fn checked_in_header_is_current() {
 
 #[test]
 fn header_version_matches_cargo_toml() {
-    let header = std::fs::read_to_string(crate_dir().join("include/kruise_core.h")).expect("header exists");
+    let header =
+        std::fs::read_to_string(crate_dir().join("include/kruise_core.h")).expect("header exists");
     let version = env!("CARGO_PKG_VERSION");
-    assert!(header.contains(&format!("#define KRUISE_CORE_VERSION \"{version}\"")), "KRUISE_CORE_VERSION != {version}");
+    assert!(
+        header.contains(&format!("#define KRUISE_CORE_VERSION \"{version}\"")),
+        "KRUISE_CORE_VERSION != {version}"
+    );
     let parts: Vec<&str> = version.split('.').collect();
     for (name, part) in ["MAJOR", "MINOR", "PATCH"].iter().zip(&parts) {
         let part = part.split(['-', '+']).next().unwrap_or(part);
@@ -53,11 +58,21 @@ fn header_version_matches_cargo_toml() {
 
 #[test]
 fn every_exported_function_is_declared() {
-    let header = std::fs::read_to_string(crate_dir().join("include/kruise_core.h")).expect("header exists");
+    let header =
+        std::fs::read_to_string(crate_dir().join("include/kruise_core.h")).expect("header exists");
     for f in [
-        "kruise_call", "kruise_buf_free", "kruise_fn_ids", "kruise_matches", "kruise_version",
-        "kruise_expr_compile", "kruise_expr_eval", "kruise_expr_free",
+        "kruise_call",
+        "kruise_buf_free",
+        "kruise_fn_ids",
+        "kruise_matches",
+        "kruise_version",
+        "kruise_expr_compile",
+        "kruise_expr_eval",
+        "kruise_expr_free",
     ] {
-        assert!(header.contains(&format!("{f}(")), "{f} missing from the header");
+        assert!(
+            header.contains(&format!("{f}(")),
+            "{f} missing from the header"
+        );
     }
 }
