@@ -24,6 +24,7 @@ enum Value {
     Number(f64),
 }
 
+#[cfg(not(feature = "expr"))]
 fn unsupported() -> kcore::Error {
     kcore::Error::new(
         "unsupported",
