@@ -66,15 +66,6 @@ pub fn digits(x: &BigInt) -> u64 {
 }
 
 /// Number of decimal digits of `|v|`.
-fn digits_i64(v: i64) -> u64 {
-    let mut m = v.unsigned_abs();
-    let mut n = 1;
-    while m >= 10 {
-        m /= 10;
-        n += 1;
-    }
-    n
-}
 
 /// Go's `big.Int.Int64()`: low 64 bits of `|x|`, negated when `x < 0`.
 pub fn go_big_int64(x: &BigInt) -> i64 {
@@ -380,7 +371,3 @@ pub fn dec_round_up(x: &Dec, s: i32) -> Result<(Dec, bool), Overflow> {
     }
 }
 
-/// Digits of an `i64` (used by printing).
-pub fn i64_digits(v: i64) -> u64 {
-    digits_i64(v)
-}
