@@ -114,6 +114,23 @@ pub fn percent_of(s: &str, flavour: Flavour) -> Result<f64> {
     }
 }
 
+/// The UnitedDeployment flavour (`ParseSubsetReplicas` in OpenKruise
+/// `pkg/controller/uniteddeployment/uniteddeployment_controller_utils.go`): `s` must end in `%` and
+/// the text before that final `%` must be a base-10 int32 (Go `strconv.ParseInt(body, 10, 32)`:
+/// optional sign, ASCII digits only). Returns the percentage itself, not range-checked or scaled.
+///
+/// Errors: `not_a_percentage` (no trailing `%`), `invalid_number` (body not an int32, including
+/// overflow such as `"3000000000%"`).
+///
+/// ```
+/// assert_eq!(kruise_core::intstr::percent_i32("-0%").unwrap(), 0);
+/// assert_eq!(kruise_core::intstr::percent_i32("5.5%").unwrap_err().kind, "invalid_number");
+/// ```
+pub fn percent_i32(s: &str) -> Result<i32> {
+    let body = s.strip_suffix('%').ok_or_else(|| not_pct(s))?;
+    atoi(body.bytes()).and_then(|v| i32::try_from(v).ok()).ok_or_else(|| bad_num(s))
+}
+
 fn not_pct(s: &str) -> Error {
     Error::new(NOT_A_PERCENTAGE, format!("invalid type: string {s:?} is not a percentage"))
 }
