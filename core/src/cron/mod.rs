@@ -23,6 +23,9 @@ mod selector;
 pub mod validate;
 pub mod zone;
 
+#[cfg(test)]
+mod tests;
+
 pub use decide::{decide, Decision, DecideInput};
 pub use defaults::defaults;
 pub use job_state::{job_state, JobState};

@@ -53,6 +53,17 @@ impl Zone {
         }
     }
 
+    /// A zone built from TZif bytes (e.g. from the `time/tzdata` of the Go release a controller was
+    /// built with), to pin the tz database version instead of the bundled one.
+    ///
+    /// Errors: `unknown_location` when the data is not valid TZif.
+    pub fn from_tzif(name: &str, data: &[u8]) -> Result<Zone> {
+        match TimeZone::tzif(name, data) {
+            Ok(tz) => Ok(Zone { tz, utc: false }),
+            Err(e) => Err(Error::new(UNKNOWN_LOCATION, format!("time zone {name:?}: {e}"))),
+        }
+    }
+
     /// The zone's name: `"UTC"` or the IANA name as loaded.
     pub fn name(&self) -> &str {
         if self.utc { "UTC" } else { self.tz.iana_name().unwrap_or("UTC") }
