@@ -27,12 +27,20 @@ fn new_york_dst() {
     // ...and a 01:30 job runs twice on fall-back day (EDT, then EST).
     assert_eq!(
         chain("30 1 * * *", "America/New_York", "2026-10-31T12:00:00Z", 3),
-        ["2026-11-01T05:30:00Z", "2026-11-01T06:30:00Z", "2026-11-02T06:30:00Z"]
+        [
+            "2026-11-01T05:30:00Z",
+            "2026-11-01T06:30:00Z",
+            "2026-11-02T06:30:00Z"
+        ]
     );
     // Hourly across the fall-back hour: 01:00 EDT and 01:00 EST both fire.
     assert_eq!(
         chain("0 * * * *", "America/New_York", "2026-11-01T04:30:00Z", 3),
-        ["2026-11-01T05:00:00Z", "2026-11-01T06:00:00Z", "2026-11-01T07:00:00Z"]
+        [
+            "2026-11-01T05:00:00Z",
+            "2026-11-01T06:00:00Z",
+            "2026-11-01T07:00:00Z"
+        ]
     );
 }
 
@@ -60,20 +68,51 @@ fn impossible_schedules_end_fast_with_none() {
 #[test]
 fn dom_dow_star_rule() {
     // `*/1` keeps the star flag: Fridays only. `1-31` has none: every day (OR).
-    assert_eq!(chain("0 0 */1 * 5", "UTC", "2026-06-01T00:00:00Z", 2), ["2026-06-05T00:00:00Z", "2026-06-12T00:00:00Z"]);
-    assert_eq!(chain("0 0 1-31 * 5", "UTC", "2026-06-01T00:00:00Z", 2), ["2026-06-02T00:00:00Z", "2026-06-03T00:00:00Z"]);
-    assert_eq!(chain("0 0 13 * 5", "UTC", "2026-06-01T00:00:00Z", 3), ["2026-06-05T00:00:00Z", "2026-06-12T00:00:00Z", "2026-06-13T00:00:00Z"]);
+    assert_eq!(
+        chain("0 0 */1 * 5", "UTC", "2026-06-01T00:00:00Z", 2),
+        ["2026-06-05T00:00:00Z", "2026-06-12T00:00:00Z"]
+    );
+    assert_eq!(
+        chain("0 0 1-31 * 5", "UTC", "2026-06-01T00:00:00Z", 2),
+        ["2026-06-02T00:00:00Z", "2026-06-03T00:00:00Z"]
+    );
+    assert_eq!(
+        chain("0 0 13 * 5", "UTC", "2026-06-01T00:00:00Z", 3),
+        [
+            "2026-06-05T00:00:00Z",
+            "2026-06-12T00:00:00Z",
+            "2026-06-13T00:00:00Z"
+        ]
+    );
 }
 
 #[test]
 fn every_ignores_zone_and_drops_fraction() {
     let s = Schedule::parse("TZ=Asia/Tokyo @every 90s").unwrap();
-    assert_eq!(s.next(ts("2026-06-21T10:00:00.9Z")).unwrap().to_string(), "2026-06-21T10:01:30Z");
-    assert_eq!(Schedule::parse("@every 1.9s").unwrap().kind(), &Kind::Every { seconds: 1 });
-    assert_eq!(Schedule::parse("@every -5s").unwrap().kind(), &Kind::Every { seconds: 1 });
-    assert_eq!(Schedule::parse("@every 1d").unwrap_err().kind, "invalid_duration");
-    assert_eq!(Schedule::parse("@every").unwrap_err().kind, "unrecognized_descriptor");
-    assert_eq!(Schedule::parse("@daily ").unwrap_err().kind, "unrecognized_descriptor");
+    assert_eq!(
+        s.next(ts("2026-06-21T10:00:00.9Z")).unwrap().to_string(),
+        "2026-06-21T10:01:30Z"
+    );
+    assert_eq!(
+        Schedule::parse("@every 1.9s").unwrap().kind(),
+        &Kind::Every { seconds: 1 }
+    );
+    assert_eq!(
+        Schedule::parse("@every -5s").unwrap().kind(),
+        &Kind::Every { seconds: 1 }
+    );
+    assert_eq!(
+        Schedule::parse("@every 1d").unwrap_err().kind,
+        "invalid_duration"
+    );
+    assert_eq!(
+        Schedule::parse("@every").unwrap_err().kind,
+        "unrecognized_descriptor"
+    );
+    assert_eq!(
+        Schedule::parse("@daily ").unwrap_err().kind,
+        "unrecognized_descriptor"
+    );
     assert!(Schedule::parse("TZ=UTC @daily ").is_ok());
 }
 
@@ -98,15 +137,29 @@ fn parser_error_kinds() {
     }
     // `*-5` is `*`; `+5` and `05` are 5; `?` works everywhere.
     let s = Schedule::parse("*-5 +5 05 ? ?").unwrap();
-    let Kind::Spec(f) = s.kind() else { panic!("spec") };
-    assert_eq!((f.minutes, f.hours, f.days_of_month), ((1u64 << 60) - 1, 1 << 5, 1 << 5));
+    let Kind::Spec(f) = s.kind() else {
+        panic!("spec")
+    };
+    assert_eq!(
+        (f.minutes, f.hours, f.days_of_month),
+        ((1u64 << 60) - 1, 1 << 5, 1 << 5)
+    );
 }
 
 #[test]
 fn time_zone_field_like_format_schedule() {
-    assert_eq!(effective_schedule("0 10 * * *", Some("Asia/Shanghai")), "TZ=Asia/Shanghai 0 10 * * *");
-    assert_eq!(effective_schedule("TZ=UTC 0 10 * * *", Some("Asia/Shanghai")), "TZ=UTC 0 10 * * *");
-    assert_eq!(effective_schedule("0 10 * * *", Some("Nowhere/Land")), "0 10 * * *");
+    assert_eq!(
+        effective_schedule("0 10 * * *", Some("Asia/Shanghai")),
+        "TZ=Asia/Shanghai 0 10 * * *"
+    );
+    assert_eq!(
+        effective_schedule("TZ=UTC 0 10 * * *", Some("Asia/Shanghai")),
+        "TZ=UTC 0 10 * * *"
+    );
+    assert_eq!(
+        effective_schedule("0 10 * * *", Some("Nowhere/Land")),
+        "0 10 * * *"
+    );
     // An empty timeZone loads as UTC.
     let s = Schedule::parse_with_time_zone("0 10 * * *", Some("")).unwrap();
     assert_eq!(s.location().name(), Some("UTC"));
@@ -116,8 +169,16 @@ fn time_zone_field_like_format_schedule() {
 fn local_schedule_uses_callers_zone() {
     let s = Schedule::parse("0 9 * * *").unwrap();
     let tokyo = Zone::load("Asia/Tokyo").unwrap();
-    assert_eq!(s.next_in(ts("2026-06-21T00:00:00Z"), &tokyo).unwrap().to_string(), "2026-06-22T00:00:00Z");
-    assert_eq!(s.next(ts("2026-06-21T00:00:00Z")).unwrap().to_string(), "2026-06-21T09:00:00Z");
+    assert_eq!(
+        s.next_in(ts("2026-06-21T00:00:00Z"), &tokyo)
+            .unwrap()
+            .to_string(),
+        "2026-06-22T00:00:00Z"
+    );
+    assert_eq!(
+        s.next(ts("2026-06-21T00:00:00Z")).unwrap().to_string(),
+        "2026-06-21T09:00:00Z"
+    );
 }
 
 #[test]
@@ -162,8 +223,16 @@ fn decide_impossible_schedule_is_too_many_missed() {
 fn decide_paused_and_unparsable_still_prune() {
     let jobs = json!([{"name": "old", "state": "succeeded", "startTime": "2026-06-21T08:00:00Z"}]);
     for (spec, action, reason) in [
-        (json!({"schedule": "0 * * * *", "paused": true, "successfulJobsHistoryLimit": 0}), "paused", "paused"),
-        (json!({"schedule": "bad", "successfulJobsHistoryLimit": 0}), "error", "unparsable_schedule"),
+        (
+            json!({"schedule": "0 * * * *", "paused": true, "successfulJobsHistoryLimit": 0}),
+            "paused",
+            "paused",
+        ),
+        (
+            json!({"schedule": "bad", "successfulJobsHistoryLimit": 0}),
+            "error",
+            "unparsable_schedule",
+        ),
     ] {
         let out = call(
             "cron.decide",
@@ -171,7 +240,10 @@ fn decide_paused_and_unparsable_still_prune() {
                     "spec": spec, "jobs": jobs}),
         )
         .unwrap();
-        assert_eq!((out["action"].as_str(), out["reason"].as_str()), (Some(action), Some(reason)));
+        assert_eq!(
+            (out["action"].as_str(), out["reason"].as_str()),
+            (Some(action), Some(reason))
+        );
         assert_eq!(out["historyDeletes"], json!(["old"]));
         assert_eq!(out["type"], "BroadcastJob");
     }
@@ -180,9 +252,17 @@ fn decide_paused_and_unparsable_still_prune() {
 #[test]
 fn prune_int32_wrap() {
     let jobs = json!([{"name": "a", "state": "failed"}, {"name": "b", "state": "failed", "startTime": "2026-01-01T00:00:00Z"}]);
-    let out = call("cron.prune", &json!({"failedJobsHistoryLimit": -1, "jobs": jobs})).unwrap();
+    let out = call(
+        "cron.prune",
+        &json!({"failedJobsHistoryLimit": -1, "jobs": jobs}),
+    )
+    .unwrap();
     assert_eq!(out, json!(["a", "b"]));
-    let out = call("cron.prune", &json!({"failedJobsHistoryLimit": i32::MIN, "jobs": jobs})).unwrap();
+    let out = call(
+        "cron.prune",
+        &json!({"failedJobsHistoryLimit": i32::MIN, "jobs": jobs}),
+    )
+    .unwrap();
     assert_eq!(out, json!([]));
 }
 
@@ -213,11 +293,35 @@ fn validate_ilpj_images_and_timeout() {
         )
         .unwrap()
     };
-    assert_eq!(base(json!(["Busybox:latest"]), json!({}))[0]["kind"], "invalid_image");
-    assert_eq!(base(json!(["busybox:latest"]), json!({"pullPolicy": {"timeoutSeconds": 600}}))[0]["kind"], "active_deadline_below_timeout");
-    assert_eq!(base(json!(["a"; 256].to_vec()), json!({}))[0]["kind"], "images_too_many");
-    assert_eq!(base(json!(["busybox"]), json!({"selector": {"names": ["n", "n"]}}))[0]["kind"], "duplicate_selector_names");
-    assert_eq!(base(json!(["busybox"]), json!({"podSelector": {"matchExpressions": [{"key": "k", "operator": "In", "values": []}]}}))[0]["kind"], "invalid_label_selector");
+    assert_eq!(
+        base(json!(["Busybox:latest"]), json!({}))[0]["kind"],
+        "invalid_image"
+    );
+    assert_eq!(
+        base(
+            json!(["busybox:latest"]),
+            json!({"pullPolicy": {"timeoutSeconds": 600}})
+        )[0]["kind"],
+        "active_deadline_below_timeout"
+    );
+    assert_eq!(
+        base(json!(["a"; 256].to_vec()), json!({}))[0]["kind"],
+        "images_too_many"
+    );
+    assert_eq!(
+        base(
+            json!(["busybox"]),
+            json!({"selector": {"names": ["n", "n"]}})
+        )[0]["kind"],
+        "duplicate_selector_names"
+    );
+    assert_eq!(
+        base(
+            json!(["busybox"]),
+            json!({"podSelector": {"matchExpressions": [{"key": "k", "operator": "In", "values": []}]}})
+        )[0]["kind"],
+        "invalid_label_selector"
+    );
     assert_eq!(base(json!(["busybox"]), json!({})), json!([]));
 }
 
