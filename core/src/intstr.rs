@@ -78,12 +78,25 @@ pub fn scale_opt(v: Option<&IntOrPercent>, total: i64, round_up: bool, flavour: 
 
 /// Scales the string form `s` of an int-or-percent against `total`. Allocation-free on success.
 pub fn scale_str(s: &str, total: i64, round_up: bool, flavour: Flavour) -> Result<i64> {
-    let x = percent_of(s, flavour)? * total as f64 / 100.0;
-    let r = if round_up { x.ceil() } else { x.floor() };
-    if !r.is_finite() {
-        return Err(Error::new(INVALID_NUMBER, "percentage is not a finite number"));
-    }
-    Ok(r as i64)
+    Ok(scale_percent(percent_of(s, flavour)?, total, round_up))
+}
+
+/// Go's `int(f)` for a float64 on amd64 (the platform the reference runs on): values inside the
+/// int64 range truncate toward zero; NaN, infinities and out-of-range values all become
+/// `math.MinInt64` (the CPU's "integer indefinite"). Rust's saturating `as` would differ, so every
+/// percentage result goes through here.
+pub fn go_float_to_int(f: f64) -> i64 {
+    // 2^63 is exactly representable; everything in [-2^63, 2^63) converts exactly after truncation.
+    const TWO_63: f64 = 9_223_372_036_854_775_808.0;
+    if f.is_nan() || f >= TWO_63 || f < -TWO_63 { i64::MIN } else { f as i64 }
+}
+
+/// Scales a percentage held as a number (the already-parsed body of a string) the way every
+/// flavour does: `float64(p) * float64(total) / 100`, then ceil or floor, then Go's `int(...)`.
+/// Allocation-free; useful for callers that parse once and scale against many totals.
+pub fn scale_percent(p: f64, total: i64, round_up: bool) -> i64 {
+    let x = p * total as f64 / 100.0;
+    go_float_to_int(if round_up { x.ceil() } else { x.floor() })
 }
 
 /// The percentage a string holds under `flavour` (without scaling), as float64.
@@ -99,6 +112,23 @@ pub fn percent_of(s: &str, flavour: Flavour) -> Result<f64> {
             parse_float(body).ok_or_else(|| bad_num(s))
         }
     }
+}
+
+/// The UnitedDeployment flavour (`ParseSubsetReplicas` in OpenKruise
+/// `pkg/controller/uniteddeployment/uniteddeployment_controller_utils.go`): `s` must end in `%` and
+/// the text before that final `%` must be a base-10 int32 (Go `strconv.ParseInt(body, 10, 32)`:
+/// optional sign, ASCII digits only). Returns the percentage itself, not range-checked or scaled.
+///
+/// Errors: `not_a_percentage` (no trailing `%`), `invalid_number` (body not an int32, including
+/// overflow such as `"3000000000%"`).
+///
+/// ```
+/// assert_eq!(kruise_core::intstr::percent_i32("-0%").unwrap(), 0);
+/// assert_eq!(kruise_core::intstr::percent_i32("5.5%").unwrap_err().kind, "invalid_number");
+/// ```
+pub fn percent_i32(s: &str) -> Result<i32> {
+    let body = s.strip_suffix('%').ok_or_else(|| not_pct(s))?;
+    atoi(body.bytes()).and_then(|v| i32::try_from(v).ok()).ok_or_else(|| bad_num(s))
 }
 
 fn not_pct(s: &str) -> Error {
@@ -210,6 +240,20 @@ mod tests {
         assert_eq!(s("-50%", 5, false, Flavour::Scaled).unwrap(), -3);
         assert_eq!(s("1e2%", 10, true, Flavour::Kruise).unwrap(), 10);
         assert_eq!(s("1e2%", 10, true, Flavour::Scaled).unwrap_err().kind, INVALID_NUMBER);
+    }
+
+    #[test]
+    fn out_of_range_results_follow_go_amd64() {
+        // 9223372036854775807% of 100 overflows int64: Go's int(float64) gives MinInt64.
+        assert_eq!(s("9223372036854775807%", 100, true, Flavour::Scaled).unwrap(), i64::MIN);
+        assert_eq!(s("-9223372036854775808%", 1000, false, Flavour::Legacy).unwrap(), i64::MIN);
+        assert_eq!(s("1e300%", 10, true, Flavour::Kruise).unwrap(), i64::MIN);
+        assert_eq!(s("inf%", 10, true, Flavour::Kruise).unwrap(), i64::MIN);
+        assert_eq!(s("nan%", 10, false, Flavour::Kruise).unwrap(), i64::MIN);
+        assert_eq!(s("1e400%", 10, true, Flavour::Kruise).unwrap_err().kind, INVALID_NUMBER);
+        assert_eq!(go_float_to_int(-9_223_372_036_854_775_808.0), i64::MIN);
+        assert_eq!(go_float_to_int(-2.5), -2);
+        assert_eq!(scale_percent(-0.5, 10, true), 0);
     }
 
     #[test]
