@@ -305,6 +305,17 @@ fn container(c: &mut Obj, path: &str) -> Result<()> {
             }
         }
     }
+    if let Some(Value::Object(res)) = c.get_mut("resources") {
+        for list in ["limits", "requests"] {
+            if let Some(Value::Object(m)) = res.get_mut(list) {
+                for q in m.values_mut() {
+                    if let Some(r) = q.as_str().and_then(round_up_milli) {
+                        *q = Value::String(r);
+                    }
+                }
+            }
+        }
+    }
     for probe in ["livenessProbe", "readinessProbe"] {
         if let Some(Value::Object(p)) = c.get_mut(probe) {
             default_empty(p, "timeoutSeconds", json!(1));
@@ -371,6 +382,36 @@ fn downward_items(d: &mut Obj) {
             field_ref(it);
         }
     }
+}
+
+/// `Quantity.RoundUp(resource.Milli)` for the canonical sub-milli forms `<int>n` and `<int>u`:
+/// the amount is rounded up to whole millis and printed canonically (`1500000u` -> `1500m`,
+/// `2000000000n` -> `2`). Other forms already have milli precision or coarser and are returned
+/// as `None` (left untouched).
+pub fn round_up_milli(q: &str) -> Option<String> {
+    let (digits, per_milli) = if let Some(d) = q.strip_suffix('n') {
+        (d, 1_000_000u128)
+    } else if let Some(d) = q.strip_suffix('u') {
+        (d, 1_000u128)
+    } else {
+        return None;
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.len() > 30 {
+        return None;
+    }
+    let amount: u128 = digits.parse().ok()?;
+    let mut milli = amount.div_ceil(per_milli);
+    if milli == 0 {
+        return Some("0".into());
+    }
+    // canonical decimal SI: the largest power-of-1000 suffix that keeps an integer mantissa
+    const SUFFIXES: [&str; 7] = ["m", "", "k", "M", "G", "T", "P"];
+    let mut i = 0;
+    while milli % 1000 == 0 && i + 1 < SUFFIXES.len() {
+        milli /= 1000;
+        i += 1;
+    }
+    Some(format!("{milli}{}", SUFFIXES[i]))
 }
 
 static REFERENCE: LazyLock<regex::Regex> = LazyLock::new(|| {
@@ -453,6 +494,23 @@ mod tests {
         assert_eq!(image_tag(""), None);
         assert_eq!(image_tag("Nginx:latest"), None);
         assert_eq!(image_tag("localhost/app").as_deref(), Some("latest"));
+    }
+
+    #[test]
+    fn sub_milli_quantities_round_up() {
+        assert_eq!(round_up_milli("1500000u").as_deref(), Some("1500m"));
+        assert_eq!(round_up_milli("1n").as_deref(), Some("1m"));
+        assert_eq!(round_up_milli("2000000000n").as_deref(), Some("2"));
+        assert_eq!(round_up_milli("1001u").as_deref(), Some("2m"));
+        assert_eq!(round_up_milli("100m"), None);
+        assert_eq!(round_up_milli("1Gi"), None);
+        let ss = json!({"apiVersion": "apps.kruise.io/v1beta1", "kind": "SidecarSet", "spec": {
+            "containers": [{"name": "c", "image": "x:1", "resources": {"limits": {"cpu": "250001u", "memory": "1Gi"}}}]}});
+        let out = apply(&ss, "", Gates::default()).unwrap();
+        assert_eq!(
+            out["spec"]["containers"][0]["resources"]["limits"],
+            json!({"cpu": "251m", "memory": "1Gi"})
+        );
     }
 
     #[test]
