@@ -3,7 +3,7 @@
 //! (`apis/apps/defaults/v1alpha1.go`). Pod-template defaults, SidecarSet hash annotations and
 //! statuses are not touched; everything not named here is left exactly as given.
 
-use super::json::{as_obj, bool_at, default_empty, default_nil, ensure_obj, get, str_at};
+use super::json::{as_obj, bool_at, default_empty, default_nil, ensure_obj, get, is_nil, str_at};
 use crate::error::{Error, Result};
 use serde_json::{Map, Value, json};
 use std::sync::LazyLock;
@@ -185,7 +185,15 @@ fn nodeimage(spec: &mut Obj, now: &str) -> Result<()> {
             let t = t
                 .as_object_mut()
                 .ok_or_else(|| Error::invalid_input(&*p, "expected a JSON object"))?;
-            default_nil(t, "createdAt", s(now));
+            if is_nil(t, "createdAt") {
+                if now.is_empty() {
+                    return Err(Error::invalid_input(
+                        "now",
+                        format!("needed to default {p}.createdAt"),
+                    ));
+                }
+                t.insert("createdAt".into(), s(now));
+            }
             pull_policy(t, &p)?;
         }
     }
@@ -553,6 +561,24 @@ mod tests {
             out["spec"]["volumes"],
             json!([{"name": "a", "emptyDir": {}},
             {"name": "b", "configMap": {"name": "cm", "defaultMode": 420}}, {"name": "h", "hostPath": {"path": "/x", "type": ""}}])
+        );
+    }
+
+    #[test]
+    fn nodeimage_needs_now_only_when_defaulting_created_at() {
+        let ni = json!({"apiVersion": "apps.kruise.io/v1beta1", "kind": "NodeImage",
+            "spec": {"images": {"a": {"tags": [{"tag": "1"}]}}}});
+        assert_eq!(
+            apply(&ni, "", Gates::default())
+                .unwrap_err()
+                .field
+                .as_deref(),
+            Some("now")
+        );
+        let out = handle(&json!({"object": ni, "now": "2026-06-21T10:00:00.9+02:00"})).unwrap();
+        assert_eq!(
+            out["spec"]["images"]["a"]["tags"][0]["createdAt"],
+            "2026-06-21T08:00:00Z"
         );
     }
 
