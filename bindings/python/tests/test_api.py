@@ -3,12 +3,14 @@ naming fields, compat decisions."""
 
 from __future__ import annotations
 
+from typing import Any, Dict
+
 import pytest
 
 import kruise_core
 from kruise_core import api
 
-DS = {
+DS: Dict[str, Any] = {
     "apiVersion": api.V1ALPHA1,
     "kind": "DaemonSet",
     "metadata": {"name": "log-agent", "annotations": {"daemonset.kruise.io/progressive-create-pod": "true"}},
@@ -37,7 +39,7 @@ def test_convert_daemonset_up_and_down() -> None:
         ({"apiVersion": api.V1ALPHA1, "kind": "StatefulSet", "spec": {"replicas": "3"}}, api.V1BETA1, "invalid_input", "object.spec.replicas"),
     ],
 )
-def test_convert_errors_name_the_field(obj: dict, to: str, kind: str, field: str) -> None:
+def test_convert_errors_name_the_field(obj: Dict[str, Any], to: str, kind: str, field: str) -> None:
     with pytest.raises(kruise_core.KruiseError) as info:
         api.convert(obj, to)
     assert info.value.kind == kind
@@ -51,16 +53,13 @@ def test_non_object_manifest_is_invalid_input() -> None:
 
 
 def test_conversion_review_success_and_failure() -> None:
-    review = {
-        "apiVersion": "apiextensions.k8s.io/v1",
-        "kind": "ConversionReview",
-        "request": {"uid": "u-1", "desiredAPIVersion": api.V1BETA1, "objects": [DS]},
-    }
+    request: Dict[str, Any] = {"uid": "u-1", "desiredAPIVersion": api.V1BETA1, "objects": [DS]}
+    review: Dict[str, Any] = {"apiVersion": "apiextensions.k8s.io/v1", "kind": "ConversionReview", "request": request}
     out = api.conversion_review(review)
     assert out["response"]["uid"] == "u-1"
     assert out["response"]["result"] == {"status": "Success"}
     assert out["response"]["convertedObjects"][0]["status"] == {"updateRevision": "h1"}
-    review["request"]["objects"] = [DS, {"apiVersion": api.V1ALPHA1, "kind": "WorkloadSpread"}]
+    request["objects"] = [DS, {"apiVersion": api.V1ALPHA1, "kind": "WorkloadSpread"}]
     out = api.conversion_review(review)
     assert out["response"]["result"]["status"] == "Failure"
     assert out["response"]["result"]["reason"] == "unsupported_kind"
