@@ -90,12 +90,31 @@ func calcErrKind(err error) string {
 	return "unmapped: " + msg
 }
 
-// node is a generated expression: its text and, for well-formed trees, its structure (used only
-// to classify a disagreement, never to compute an expected value).
+// node is a generated expression: its text and, for well-formed trees, its structure, which the
+// generator keeps equal to the parse of the text (used only to classify a disagreement, never to
+// compute an expected value).
 type node struct {
 	text string
 	op   string // "" leaf, "+", "-", "*", "/", "neg", "paren", "max", "min", "call"
 	kids []*node
+}
+
+// prec is the binding strength of a binary operator (spec/resources.md section 3).
+func prec(op string) int {
+	switch op {
+	case "+", "-":
+		return 1
+	case "*", "/":
+		return 2
+	}
+	return 3
+}
+
+// prec is the binding strength of the node's outermost construct (3 = a factor).
+func (n *node) prec() int { return prec(n.op) }
+
+func (g *exprGen) paren(n *node) *node {
+	return &node{text: "(" + g.sp() + n.text + g.sp() + ")", op: "paren", kids: []*node{n}}
 }
 
 // exprGen draws random expressions (fixed seed) over the whole surface of the language.
@@ -184,9 +203,19 @@ func (g *exprGen) expr(depth int) *node {
 	case k < 10:
 		op := g.pick("+", "-", "*", "/", "+", "*")
 		a, b := g.expr(depth-1), g.expr(depth-1)
+		// parenthesise where the grammar would otherwise group differently from the tree
+		if a.prec() < prec(op) {
+			a = g.paren(a)
+		}
+		if b.prec() <= prec(op) {
+			b = g.paren(b)
+		}
 		return &node{text: a.text + g.sp() + op + g.sp() + b.text, op: op, kids: []*node{a, b}}
 	case k < 12:
 		a := g.expr(depth - 1)
+		if a.prec() < 3 {
+			a = g.paren(a)
+		}
 		return &node{text: "-" + g.sp() + a.text, op: "neg", kids: []*node{a}}
 	case k < 14:
 		a := g.expr(depth - 1)
