@@ -91,7 +91,7 @@ fn parse_statuses(list: &[Value], path: &str) -> Result<Vec<SubsetStatus>> {
 }
 
 /// The pod's controller owner reference (first with `controller: true`).
-fn controller<'a>(meta: Option<&'a Map<String, Value>>) -> Result<Option<&'a Map<String, Value>>> {
+fn controller(meta: Option<&Map<String, Value>>) -> Result<Option<&Map<String, Value>>> {
     let Some(meta) = meta else { return Ok(None) };
     for (i, r) in list_at(meta, "ownerReferences", "pod.metadata")?
         .iter()
@@ -153,8 +153,7 @@ fn matched(annotations: Option<&Map<String, Value>>) -> Option<(String, Option<S
     let o = v.as_object()?;
     let field = |want: &str| {
         o.iter()
-            .filter(|(k, _)| k.eq_ignore_ascii_case(want))
-            .last()
+            .rfind(|(k, _)| k.eq_ignore_ascii_case(want))
             .and_then(|(_, v)| v.as_str().map(str::to_owned))
     };
     Some((field("name").unwrap_or_default(), field("subset")))
@@ -349,13 +348,13 @@ pub fn decide(
     };
     match op {
         Operation::Create => {
-            if !pod_name.is_empty() {
-                if let Some(i) = recorded(&list) {
-                    return Ok(Outcome {
-                        subset: Some(list[i].name.clone()),
-                        ..nothing(version)
-                    });
-                }
+            if !pod_name.is_empty()
+                && let Some(i) = recorded(&list)
+            {
+                return Ok(Outcome {
+                    subset: Some(list[i].name.clone()),
+                    ..nothing(version)
+                });
             }
             let Some(i) = list.iter().position(|s| {
                 !s.unschedulable && (s.missing_replicas > 0 || s.missing_replicas == -1)
