@@ -95,7 +95,10 @@ pub fn go_to_lower(b: &[u8]) -> String {
     if b.is_ascii() {
         return b.iter().map(|c| c.to_ascii_lowercase() as char).collect();
     }
-    String::from_utf8_lossy_per_byte(b).chars().flat_map(char::to_lowercase).collect()
+    String::from_utf8_lossy_per_byte(b)
+        .chars()
+        .flat_map(char::to_lowercase)
+        .collect()
 }
 
 trait LossyPerByte {
@@ -134,7 +137,9 @@ struct Compiler<'s> {
 
 impl<'s> Compiler<'s> {
     fn next(&mut self) -> Token {
-        self.pending.take().unwrap_or_else(|| self.lexer.next_token())
+        self.pending
+            .take()
+            .unwrap_or_else(|| self.lexer.next_token())
     }
 
     fn text(&self, t: Token) -> &'s [u8] {
@@ -183,7 +188,11 @@ impl<'s> Compiler<'s> {
         let consumed = self.src.get(..t.end).unwrap_or(self.src);
         let line = 1 + consumed.iter().filter(|&&b| b == b'\n').count();
         let col = 1 + consumed.iter().rev().take_while(|&&b| b != b'\n').count();
-        self.prog.syntax_error = Some(SyntaxError { offset: t.start, line, col });
+        self.prog.syntax_error = Some(SyntaxError {
+            offset: t.start,
+            line,
+            col,
+        });
     }
 
     fn run(mut self) -> Program {
@@ -197,12 +206,16 @@ impl<'s> Compiler<'s> {
                         let read = read_number(&text);
                         match read {
                             NumberRead::Ok(_) => {}
-                            NumberRead::Unparsable => {
-                                self.prog.lints.push(Lint { kind: "unparsable_number", offset: t.start, token: text })
-                            }
-                            NumberRead::Overflow(_) => {
-                                self.prog.lints.push(Lint { kind: "number_overflow", offset: t.start, token: text })
-                            }
+                            NumberRead::Unparsable => self.prog.lints.push(Lint {
+                                kind: "unparsable_number",
+                                offset: t.start,
+                                token: text,
+                            }),
+                            NumberRead::Overflow(_) => self.prog.lints.push(Lint {
+                                kind: "number_overflow",
+                                offset: t.start,
+                                token: text,
+                            }),
                         }
                         self.emit(Op::Num(read.value()));
                         expect_operand = false;
@@ -248,12 +261,26 @@ impl<'s> Compiler<'s> {
             match t.kind {
                 Tok::Plus | Tok::Minus => {
                     self.reduce(1);
-                    self.stack.push(Frame::Bin(if t.kind == Tok::Plus { Op::Add } else { Op::Sub }, 1));
+                    self.stack.push(Frame::Bin(
+                        if t.kind == Tok::Plus {
+                            Op::Add
+                        } else {
+                            Op::Sub
+                        },
+                        1,
+                    ));
                     expect_operand = true;
                 }
                 Tok::Star | Tok::Slash => {
                     self.reduce(2);
-                    self.stack.push(Frame::Bin(if t.kind == Tok::Star { Op::Mul } else { Op::Div }, 2));
+                    self.stack.push(Frame::Bin(
+                        if t.kind == Tok::Star {
+                            Op::Mul
+                        } else {
+                            Op::Div
+                        },
+                        2,
+                    ));
                     expect_operand = true;
                 }
                 Tok::RParen => {
@@ -265,7 +292,10 @@ impl<'s> Compiler<'s> {
                         }
                         Some(Frame::Call { name, argc }) => {
                             self.stack.pop();
-                            self.emit(Op::Call { name, argc: argc + 1 });
+                            self.emit(Op::Call {
+                                name,
+                                argc: argc + 1,
+                            });
                             self.factor_done();
                         }
                         _ => {
@@ -306,6 +336,13 @@ impl<'s> Compiler<'s> {
 
 /// Compiles `src` (bytes, like the reference) into a [`Program`].
 pub fn compile(src: &[u8]) -> Program {
-    Compiler { src, lexer: Lexer::new(src), pending: None, stack: Vec::new(), prog: Program::default(), depth: 0 }
-        .run()
+    Compiler {
+        src,
+        lexer: Lexer::new(src),
+        pending: None,
+        stack: Vec::new(),
+        prog: Program::default(),
+        depth: 0,
+    }
+    .run()
 }

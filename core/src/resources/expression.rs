@@ -113,7 +113,11 @@ struct Stack<'a> {
 
 impl<'a> Stack<'a> {
     fn new() -> Self {
-        Stack { inline: [const { None }; INLINE], len: 0, spill: Vec::new() }
+        Stack {
+            inline: [const { None }; INLINE],
+            len: 0,
+            spill: Vec::new(),
+        }
     }
     fn push(&mut self, v: Option<Value<'a>>) {
         if self.len < INLINE {
@@ -128,7 +132,11 @@ impl<'a> Stack<'a> {
             return None;
         }
         self.len -= 1;
-        if self.len < INLINE { self.inline[self.len].take() } else { self.spill.pop().flatten() }
+        if self.len < INLINE {
+            self.inline[self.len].take()
+        } else {
+            self.spill.pop().flatten()
+        }
     }
 }
 
@@ -165,7 +173,11 @@ impl Expression {
     pub fn compile_unchecked(src: &str) -> Expression {
         let prog = compile(src.as_bytes());
         let has_vars = prog.ops.iter().any(|op| matches!(op, Op::Var(_)));
-        Expression { src: src.into(), prog, has_vars }
+        Expression {
+            src: src.into(),
+            prog,
+            has_vars,
+        }
     }
 
     /// Strict compile: like [`Expression::compile`], but also rejects every syntax error
@@ -184,7 +196,11 @@ impl Expression {
             } else {
                 "is out of float64 range; the reference reads it as +Inf (or 0 with %)"
             };
-            return Err(Error::at(kind::SUSPICIOUS_NUMBER, "expr", format_args!("{:?} at byte {} {what}", l.token, l.offset)));
+            return Err(Error::at(
+                kind::SUSPICIOUS_NUMBER,
+                "expr",
+                format_args!("{:?} at byte {} {what}", l.token, l.offset),
+            ));
         }
         Ok(e)
     }
@@ -239,12 +255,19 @@ impl Expression {
     /// Like [`Expression::eval`] with variables already holding values (e.g. an aggregated
     /// quantity that has no text, or the format-less zero quantity). Does not allocate.
     pub fn eval_values<'a>(&'a self, vars: &[(&str, Value<'a>)]) -> Result<Value<'a>> {
-        let lookup = |name: &str| vars.iter().find(|(k, _)| *k == name).map(|(_, v)| v.clone());
+        let lookup = |name: &str| {
+            vars.iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| v.clone())
+        };
         self.finish(self.run(lookup))
     }
 
     /// Turns the run's value and error slot into the outcome (`calculator.go` `Parse`).
-    fn finish<'a>(&self, (value, recorded): (Option<Value<'a>>, Option<Recorded>)) -> Result<Value<'a>> {
+    fn finish<'a>(
+        &self,
+        (value, recorded): (Option<Value<'a>>, Option<Recorded>),
+    ) -> Result<Value<'a>> {
         if let Some(se) = self.prog.syntax_error {
             return Err(match recorded {
                 Some(r) => self.build_error(r),
@@ -262,7 +285,10 @@ impl Expression {
             Value::Number(n) => *n < 0.0,
         };
         if negative {
-            return Err(Error::new(kind::NEGATIVE_RESULT, format!("calculation result is negative: {value}")));
+            return Err(Error::new(
+                kind::NEGATIVE_RESULT,
+                format!("calculation result is negative: {value}"),
+            ));
         }
         Ok(value)
     }
@@ -276,27 +302,47 @@ impl Expression {
         let name = |i: u32| self.prog.names.get(i as usize).map(|s| &**s).unwrap_or("");
         match r {
             Recorded::InvalidQuantity(i) => match self.prog.quantities.get(i as usize) {
-                Some((Err(e), text)) => Error::new(e.kind(), format!("{text:?} is not a valid quantity: {}", e.reason())),
+                Some((Err(e), text)) => Error::new(
+                    e.kind(),
+                    format!("{text:?} is not a valid quantity: {}", e.reason()),
+                ),
                 _ => Error::new(kind::INVALID_QUANTITY, "invalid quantity"),
             },
-            Recorded::Undefined(i) => Error::new(kind::UNDEFINED_VARIABLE, format!("undefined variable: {}", name(i))),
-            Recorded::UnknownFunction(i) => Error::new(kind::UNKNOWN_FUNCTION, format!("unknown function: {}", name(i))),
+            Recorded::Undefined(i) => Error::new(
+                kind::UNDEFINED_VARIABLE,
+                format!("undefined variable: {}", name(i)),
+            ),
+            Recorded::UnknownFunction(i) => Error::new(
+                kind::UNKNOWN_FUNCTION,
+                format!("unknown function: {}", name(i)),
+            ),
             Recorded::ArgCount(i) => Error::new(
                 kind::WRONG_ARGUMENT_COUNT,
-                format!("{} function requires exactly 2 arguments, got 1", name(i).to_ascii_lowercase()),
+                format!(
+                    "{} function requires exactly 2 arguments, got 1",
+                    name(i).to_ascii_lowercase()
+                ),
             ),
-            Recorded::QuantityTimesQuantity => {
-                Error::new(kind::QUANTITY_TIMES_QUANTITY, "multiplication of two quantities")
+            Recorded::QuantityTimesQuantity => Error::new(
+                kind::QUANTITY_TIMES_QUANTITY,
+                "multiplication of two quantities",
+            ),
+            Recorded::DivisionByQuantity => {
+                Error::new(kind::DIVISION_BY_QUANTITY, "division by quantity")
             }
-            Recorded::DivisionByQuantity => Error::new(kind::DIVISION_BY_QUANTITY, "division by quantity"),
             Recorded::DivisionByZero => Error::new(kind::DIVISION_BY_ZERO, "division by zero"),
-            Recorded::OutOfRange => Error::new(QUANTITY_OUT_OF_RANGE, QuantityError::TooLarge.reason()),
+            Recorded::OutOfRange => {
+                Error::new(QUANTITY_OUT_OF_RANGE, QuantityError::TooLarge.reason())
+            }
         }
     }
 
     /// Runs the postfix program: every construct is evaluated, a failing one yields "no value"
     /// and overwrites the error slot.
-    fn run<'a, F: Fn(&str) -> Option<Value<'a>>>(&'a self, lookup: F) -> (Option<Value<'a>>, Option<Recorded>) {
+    fn run<'a, F: Fn(&str) -> Option<Value<'a>>>(
+        &'a self,
+        lookup: F,
+    ) -> (Option<Value<'a>>, Option<Recorded>) {
         let mut st = Stack::new();
         let mut err: Option<Recorded> = None;
         for op in self.prog.ops.iter() {
@@ -339,7 +385,12 @@ impl Expression {
                     } else {
                         (st.pop(), None)
                     };
-                    let fname = self.prog.names.get(name as usize).map(|s| &**s).unwrap_or("");
+                    let fname = self
+                        .prog
+                        .names
+                        .get(name as usize)
+                        .map(|s| &**s)
+                        .unwrap_or("");
                     let is_max = fname.eq_ignore_ascii_case("max");
                     if !is_max && !fname.eq_ignore_ascii_case("min") {
                         err = Some(Recorded::UnknownFunction(name));
@@ -386,7 +437,8 @@ fn binary<'a>(op: Op, l: Value<'a>, r: Value<'a>, err: &mut Option<Recorded>) ->
                 *err = Some(Recorded::QuantityTimesQuantity);
                 None
             }
-            (Value::Quantity(mut q), Value::Number(n)) | (Value::Number(n), Value::Quantity(mut q)) => {
+            (Value::Quantity(mut q), Value::Number(n))
+            | (Value::Number(n), Value::Quantity(mut q)) => {
                 let m = go_f64_to_i64(q.milli_value() as f64 * n);
                 q.set_milli(m);
                 Some(Value::Quantity(q))
@@ -415,7 +467,13 @@ fn binary<'a>(op: Op, l: Value<'a>, r: Value<'a>, err: &mut Option<Recorded>) ->
 /// `maxFunc` / `minFunc`: ties keep the left operand; a number meeting a quantity is converted
 /// (`NewMilliQuantity(int64(n*1000))`) and the converted value is what may be returned.
 fn max_min<'a>(is_max: bool, a: Value<'a>, b: Value<'a>) -> Value<'a> {
-    let keep_left = |o: Ordering| if is_max { o != Ordering::Less } else { o != Ordering::Greater };
+    let keep_left = |o: Ordering| {
+        if is_max {
+            o != Ordering::Less
+        } else {
+            o != Ordering::Greater
+        }
+    };
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => {
             let left = if is_max { x >= y } else { x <= y };
@@ -424,11 +482,18 @@ fn max_min<'a>(is_max: bool, a: Value<'a>, b: Value<'a>) -> Value<'a> {
         (a, b) => {
             let aq = to_quantity(a);
             let bq = to_quantity(b);
-            if keep_left(aq.cmp_value(&bq)) { Value::Quantity(aq) } else { Value::Quantity(bq) }
+            if keep_left(aq.cmp_value(&bq)) {
+                Value::Quantity(aq)
+            } else {
+                Value::Quantity(bq)
+            }
         }
     }
 }
 
 fn syntax_message(se: SyntaxError) -> String {
-    format!("parse error: syntax error at line {}, col {}", se.line, se.col)
+    format!(
+        "parse error: syntax error at line {}, col {}",
+        se.line, se.col
+    )
 }

@@ -1,7 +1,9 @@
 //! JSON handlers of the `resources.*` fn ids (input/expect shapes: spec section 11).
 
 use super::expression::{Expression, Var};
-use super::policy::{self, PodContainers, QuantityText, ResourceRequirements, ResourcesPolicy, Target};
+use super::policy::{
+    self, PodContainers, QuantityText, ResourceRequirements, ResourcesPolicy, Target,
+};
 use super::validate::{self as v, SidecarContainer};
 use crate::error::{Error, Result};
 use crate::quantity::Quantity;
@@ -24,10 +26,15 @@ pub fn eval(input: &Value) -> Result<Value> {
     for (k, val) in &i.variables {
         let var = match val {
             Value::String(s) => Var::Quantity(s),
-            Value::Number(n) => Var::Number(
-                n.as_f64().ok_or_else(|| Error::invalid_input(format!("variables.{k}"), "number out of range"))?,
-            ),
-            _ => return Err(Error::invalid_input(format!("variables.{k}"), "expected a quantity string or a number")),
+            Value::Number(n) => Var::Number(n.as_f64().ok_or_else(|| {
+                Error::invalid_input(format!("variables.{k}"), "number out of range")
+            })?),
+            _ => {
+                return Err(Error::invalid_input(
+                    format!("variables.{k}"),
+                    "expected a quantity string or a number",
+                ));
+            }
         };
         vars.push((k, var));
     }
@@ -52,7 +59,9 @@ pub fn field(input: &Value) -> Result<Value> {
         None => None,
     };
     let out = policy::evaluate_field(&i.expr, agg.as_ref(), i.is_limit)?;
-    Ok(out.map(|q| Value::String(q.to_string())).unwrap_or(Value::Null))
+    Ok(out
+        .map(|q| Value::String(q.to_string()))
+        .unwrap_or(Value::Null))
 }
 
 #[derive(Deserialize)]
@@ -79,7 +88,11 @@ pub fn aggregate(input: &Value) -> Result<Value> {
         .iter()
         .enumerate()
         .map(|(n, c)| {
-            let c = policy::Container { name: c.name.clone(), restart_policy: None, resources: c.resources.clone() };
+            let c = policy::Container {
+                name: c.name.clone(),
+                restart_policy: None,
+                resources: c.resources.clone(),
+            };
             Target::from_container(&c, &format!("containers[{n}]"))
         })
         .collect::<Result<Vec<_>>>()?;
@@ -99,7 +112,9 @@ struct SidecarIn {
 /// `{limits, requests}` or null without a policy.
 pub fn sidecar(input: &Value) -> Result<Value> {
     let i: SidecarIn = decode(input)?;
-    let Some(p) = &i.resources_policy else { return Ok(Value::Null) };
+    let Some(p) = &i.resources_policy else {
+        return Ok(Value::Null);
+    };
     Ok(policy::apply(p, &i.pod, &i.sidecar_container_names)?.to_json())
 }
 
