@@ -13,6 +13,7 @@
 
 pub mod compile;
 pub mod expression;
+pub mod goregex;
 mod handlers;
 pub mod lexer;
 pub mod number;

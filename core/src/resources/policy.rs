@@ -179,10 +179,18 @@ impl Target {
     }
 }
 
-/// Compiles a `targetContainersNameRegex` (Go RE2 via the `regex` crate; see `docs/resources.md`
-/// for the few syntax differences). Errors: `invalid_regex`.
+/// Compiles a `targetContainersNameRegex` with Go RE2 semantics (rewritten for the `regex` crate
+/// by `goregex::translate`; see `docs/resources.md`). Errors: `invalid_regex`.
 pub fn compile_regex(pattern: &str) -> Result<regex::Regex> {
-    regex::Regex::new(pattern).map_err(|e| {
+    let field = "resourcesPolicy.targetContainersNameRegex";
+    let translated = super::goregex::translate(pattern).map_err(|e| {
+        Error::at(
+            INVALID_REGEX,
+            field,
+            format_args!("invalid regex pattern {pattern:?}: {e}"),
+        )
+    })?;
+    regex::Regex::new(&translated).map_err(|e| {
         Error::at(
             INVALID_REGEX,
             "resourcesPolicy.targetContainersNameRegex",
