@@ -188,6 +188,25 @@ impl<'a> Quantity<'a> {
         }
     }
 
+    /// This value without retained text (no allocation).
+    pub fn without_text(self) -> Quantity<'static> {
+        Quantity {
+            amount: self.amount,
+            format: self.format,
+            text: None,
+        }
+    }
+
+    /// This value with `text` as its retained text (`None` drops it). The caller vouches that
+    /// the text denotes this value.
+    pub(crate) fn with_text<'b>(self, text: Option<&'b str>) -> Quantity<'b> {
+        Quantity {
+            amount: self.amount,
+            format: self.format,
+            text: text.map(Cow::Borrowed),
+        }
+    }
+
     /// The format.
     pub fn format(&self) -> Format {
         self.format

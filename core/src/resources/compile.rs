@@ -69,16 +69,53 @@ pub struct Lint {
 pub struct Program {
     /// Postfix instructions (up to a syntax error, if any).
     pub ops: Vec<Op>,
-    /// Quantity literals: parsed value or the parse error, with the literal text.
-    pub quantities: Vec<(Result<Quantity<'static>, QuantityError>, Box<str>)>,
+    /// Quantity literals: parsed value (retained text stripped) or the parse error.
+    pub quantities: Vec<QuantityLit>,
     /// Names: lower-cased variable names and function names as written.
-    pub names: Vec<Box<str>>,
+    pub names: Vec<Name>,
     /// The syntax error, if the text is not a sentence of the grammar.
     pub syntax_error: Option<SyntaxError>,
     /// Largest value-stack depth the program reaches.
     pub max_depth: usize,
     /// Silent surprises (see [`Lint`]).
     pub lints: Vec<Lint>,
+}
+
+/// A QUANTITY literal: its value (without text) and where its text is in the source.
+#[derive(Debug, Clone)]
+pub struct QuantityLit {
+    /// Parsed value (retained text stripped; see `retained`) or the parse error.
+    pub value: Result<Quantity<'static>, QuantityError>,
+    /// Whether apimachinery retains the literal's text (printed verbatim).
+    pub retained: bool,
+    /// Byte span of the literal in the source.
+    pub span: (usize, usize),
+}
+
+/// A variable or function name: a span of the source when it needs no change, else owned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Name {
+    /// `source[start..end]`.
+    Span(usize, usize),
+    /// Lower-cased text that differs from the source.
+    Owned(Box<str>),
+}
+
+impl Name {
+    /// The name's text, given the source.
+    pub fn text<'a>(&'a self, src: &'a str) -> &'a str {
+        match self {
+            Name::Span(a, b) => src.get(*a..*b).unwrap_or(""),
+            Name::Owned(s) => s,
+        }
+    }
+}
+
+fn name_bytes<'x>(n: &'x Name, src: &'x [u8]) -> &'x [u8] {
+    match n {
+        Name::Span(a, b) => src.get(*a..*b).unwrap_or(&[]),
+        Name::Owned(s) => s.as_bytes(),
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -157,11 +194,29 @@ impl<'s> Compiler<'s> {
         self.prog.ops.push(op);
     }
 
-    fn name(&mut self, s: String) -> u32 {
-        if let Some(i) = self.prog.names.iter().position(|n| **n == *s) {
+    /// Interns a name: the token's own text when `lower` is false or it is already lower-case
+    /// ASCII, else Go's lower-casing of it.
+    fn name(&mut self, t: Token, lower: bool) -> u32 {
+        let raw = self.text(t);
+        let plain = std::str::from_utf8(raw)
+            .ok()
+            .filter(|s| !lower || !s.bytes().any(|b| b.is_ascii_uppercase() || b >= 0x80));
+        let name = match plain {
+            Some(_) => Name::Span(t.start, t.end),
+            None if lower => Name::Owned(go_to_lower(raw).into_boxed_str()),
+            None => Name::Owned(String::from_utf8_lossy(raw).into_owned().into_boxed_str()),
+        };
+        let src = self.src;
+        let new_text = name_bytes(&name, src);
+        if let Some(i) = self
+            .prog
+            .names
+            .iter()
+            .position(|n| name_bytes(n, src) == new_text)
+        {
             return i as u32;
         }
-        self.prog.names.push(s.into_boxed_str());
+        self.prog.names.push(name);
         (self.prog.names.len() - 1) as u32
     }
 
@@ -224,12 +279,17 @@ impl<'s> Compiler<'s> {
                     Tok::Quantity => {
                         // QUANTITY tokens are ASCII-unit terminated but may hold other bytes.
                         let raw = self.text(t);
-                        let text = String::from_utf8_lossy(raw).into_owned();
                         let parsed = match std::str::from_utf8(raw) {
-                            Ok(s) => Quantity::parse_owned(s),
+                            Ok(s) => Quantity::parse(s),
                             Err(_) => Err(QuantityError::Format),
                         };
-                        self.prog.quantities.push((parsed, text.into_boxed_str()));
+                        let retained = parsed.as_ref().is_ok_and(|q| q.retained_text().is_some());
+                        let value = parsed.map(Quantity::without_text);
+                        self.prog.quantities.push(QuantityLit {
+                            value,
+                            retained,
+                            span: (t.start, t.end),
+                        });
                         self.emit(Op::Qty((self.prog.quantities.len() - 1) as u32));
                         expect_operand = false;
                         self.factor_done();
@@ -237,13 +297,11 @@ impl<'s> Compiler<'s> {
                     Tok::Ident => {
                         let next = self.lexer.next_token();
                         if next.kind == Tok::LParen {
-                            let raw = String::from_utf8_lossy(self.text(t)).into_owned();
-                            let name = self.name(raw);
+                            let name = self.name(t, false);
                             self.stack.push(Frame::Call { name, argc: 0 });
                         } else {
                             self.pending = Some(next);
-                            let lower = go_to_lower(self.text(t));
-                            let name = self.name(lower);
+                            let name = self.name(t, true);
                             self.emit(Op::Var(name));
                             expect_operand = false;
                             self.factor_done();

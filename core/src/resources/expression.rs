@@ -1,7 +1,7 @@
 //! [`Expression`]: compile once, evaluate many times (OpenKruise `pkg/util/calculator`,
 //! `calculator.go` + the semantic actions of `calculator.y`).
 
-use super::compile::{Lint, Op, Program, SyntaxError, compile};
+use super::compile::{Lint, Op, Program, QuantityLit, SyntaxError, compile};
 use super::number::write_go_g;
 use crate::error::{Error, Result};
 use crate::quantity::{Format, QUANTITY_OUT_OF_RANGE, Quantity, QuantityError, go_f64_to_i64};
@@ -101,7 +101,7 @@ enum Recorded {
     OutOfRange,
 }
 
-const INLINE: usize = 16;
+const INLINE: usize = 8;
 
 /// Value stack: inline for ordinary expressions, spilling to the heap only when deeper than
 /// [`INLINE`].
@@ -230,26 +230,33 @@ impl Expression {
     /// name with upper-case letters can never match, as in the reference).
     ///
     /// Returns the final value (quantity or number). Does not allocate for int64-sized
-    /// quantities and expressions up to 16 values deep (the result may borrow text from `self`
+    /// quantities and expressions up to 8 values deep (the result may borrow text from `self`
     /// and `vars`).
     ///
-    /// Errors: `invalid_quantity` for a variable whose quantity text does not parse (field
-    /// `variables.<name>`), then the calculator's kinds: the recorded error (last one wins) or
+    /// Errors: `invalid_quantity` for a referenced variable whose quantity text does not parse
+    /// (field `variables.<name>`), then the calculator's kinds: the recorded error (last one wins) or
     /// `syntax_error`; `negative_result` for a final value below zero.
     pub fn eval<'a>(&'a self, vars: &[(&str, Var<'a>)]) -> Result<Value<'a>> {
-        for (name, v) in vars {
-            if let Var::Quantity(s) = v {
-                if let Err(e) = Quantity::parse(s) {
-                    return Err(e.to_error(&format!("variables.{name}"), s));
-                }
-            }
-        }
+        let bad: std::cell::Cell<Option<&'a str>> = std::cell::Cell::new(None);
+        let bad_var: std::cell::Cell<Option<&str>> = std::cell::Cell::new(None);
         let lookup = |name: &str| match vars.iter().find(|(k, _)| *k == name) {
             Some((_, Var::Number(n))) => Some(Value::Number(*n)),
-            Some((_, Var::Quantity(s))) => Quantity::parse(s).ok().map(Value::Quantity),
+            Some((k, Var::Quantity(s))) => match Quantity::parse(s) {
+                Ok(q) => Some(Value::Quantity(q)),
+                Err(_) => {
+                    bad.set(Some(s));
+                    bad_var.set(Some(k));
+                    None
+                }
+            },
             None => None,
         };
-        self.finish(self.run(lookup))
+        let outcome = self.run(lookup);
+        if let (Some(text), Some(name)) = (bad.get(), bad_var.get()) {
+            let e = Quantity::parse(text).err().unwrap_or(QuantityError::Format);
+            return Err(e.to_error(&format!("variables.{name}"), text));
+        }
+        self.finish(outcome)
     }
 
     /// Like [`Expression::eval`] with variables already holding values (e.g. an aggregated
@@ -295,17 +302,34 @@ impl Expression {
 
     /// Evaluates and prints the result (spec section 5): exactly what `resources.eval` returns.
     pub fn eval_to_string(&self, vars: &[(&str, Var<'_>)]) -> Result<String> {
-        self.eval(vars).map(|v| v.to_string())
+        use std::fmt::Write;
+        let v = self.eval(vars)?;
+        let mut s = String::with_capacity(24);
+        let _ = write!(s, "{v}");
+        Ok(s)
     }
 
     fn build_error(&self, r: Recorded) -> Error {
-        let name = |i: u32| self.prog.names.get(i as usize).map(|s| &**s).unwrap_or("");
+        let name = |i: u32| {
+            self.prog
+                .names
+                .get(i as usize)
+                .map(|n| n.text(&self.src))
+                .unwrap_or("")
+        };
         match r {
             Recorded::InvalidQuantity(i) => match self.prog.quantities.get(i as usize) {
-                Some((Err(e), text)) => Error::new(
-                    e.kind(),
-                    format!("{text:?} is not a valid quantity: {}", e.reason()),
-                ),
+                Some(QuantityLit {
+                    value: Err(e),
+                    span,
+                    ..
+                }) => {
+                    let text = self.src.get(span.0..span.1).unwrap_or("");
+                    Error::new(
+                        e.kind(),
+                        format!("{text:?} is not a valid quantity: {}", e.reason()),
+                    )
+                }
                 _ => Error::new(kind::INVALID_QUANTITY, "invalid quantity"),
             },
             Recorded::Undefined(i) => Error::new(
@@ -349,14 +373,30 @@ impl Expression {
             let v = match *op {
                 Op::Num(n) => Some(Value::Number(n)),
                 Op::Qty(i) => match self.prog.quantities.get(i as usize) {
-                    Some((Ok(q), _)) => Some(Value::Quantity(q.reborrow())),
+                    Some(QuantityLit {
+                        value: Ok(q),
+                        retained,
+                        span,
+                    }) => {
+                        let text = if *retained {
+                            self.src.get(span.0..span.1)
+                        } else {
+                            None
+                        };
+                        Some(Value::Quantity(q.reborrow().with_text(text)))
+                    }
                     _ => {
                         err = Some(Recorded::InvalidQuantity(i));
                         None
                     }
                 },
                 Op::Var(i) => {
-                    let name = self.prog.names.get(i as usize).map(|s| &**s).unwrap_or("");
+                    let name = self
+                        .prog
+                        .names
+                        .get(i as usize)
+                        .map(|n| n.text(&self.src))
+                        .unwrap_or("");
                     let v = lookup(name);
                     if v.is_none() {
                         err = Some(Recorded::Undefined(i));
@@ -389,7 +429,7 @@ impl Expression {
                         .prog
                         .names
                         .get(name as usize)
-                        .map(|s| &**s)
+                        .map(|n| n.text(&self.src))
                         .unwrap_or("");
                     let is_max = fname.eq_ignore_ascii_case("max");
                     if !is_max && !fname.eq_ignore_ascii_case("min") {

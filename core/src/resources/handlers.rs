@@ -25,7 +25,11 @@ pub fn eval(input: &Value) -> Result<Value> {
     let mut vars: Vec<(&str, Var<'_>)> = Vec::with_capacity(i.variables.len());
     for (k, val) in &i.variables {
         let var = match val {
-            Value::String(s) => Var::Quantity(s),
+            Value::String(s) => {
+                // The reference receives parsed quantities: an invalid one cannot reach it.
+                Quantity::parse(s).map_err(|e| e.to_error(&format!("variables.{k}"), s))?;
+                Var::Quantity(s)
+            }
             Value::Number(n) => Var::Number(n.as_f64().ok_or_else(|| {
                 Error::invalid_input(format!("variables.{k}"), "number out of range")
             })?),
