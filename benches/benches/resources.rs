@@ -29,8 +29,23 @@ const SET: &[(&str, &str)] = &[
 
 const VARS: &[(&str, Var<'static>)] = &[("cpu", Var::Quantity("200m"))];
 
+/// Parse + evaluate + print, in one pass (what `resources.eval` does; the reference's
+/// `Parse` also evaluates while parsing).
 fn parse_and_eval(c: &mut Criterion) {
     let mut g = c.benchmark_group("resources/parse_eval");
+    for (name, expr) in SET {
+        g.bench_function(*name, |b| {
+            b.iter(|| {
+                black_box(
+                    Expression::eval_once_to_string(black_box(expr), black_box(VARS))
+                        .expect("evaluates"),
+                )
+            })
+        });
+    }
+    g.finish();
+    // Building a reusable `Expression` first (allocates the program), then evaluating it once.
+    let mut g = c.benchmark_group("resources/compile_then_eval");
     for (name, expr) in SET {
         g.bench_function(*name, |b| {
             b.iter(|| {
@@ -54,7 +69,9 @@ fn compiled_eval(c: &mut Criterion) {
     let mut g = c.benchmark_group("resources/compiled_eval");
     for (name, expr) in SET {
         let e = Expression::compile(expr).expect("valid");
-        g.bench_function(*name, |b| b.iter(|| black_box(e.eval(black_box(VARS)).is_ok())));
+        g.bench_function(*name, |b| {
+            b.iter(|| black_box(e.eval(black_box(VARS)).is_ok()))
+        });
     }
     g.finish();
 }

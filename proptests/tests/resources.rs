@@ -111,3 +111,20 @@ proptest! {
         let _ = e.eval(&[("cpu", Var::Number(f64::NAN)), ("memory", Var::Number(-0.0))]);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    /// One-pass evaluation (used by `resources.eval`) and compiled evaluation agree.
+    #[test]
+    fn one_pass_equals_compiled(parts in prop::collection::vec(prop::sample::select(vec![
+        "1", "0", "2.5", "50%", "100m", "1Gi", "1.5Ki", "1.500m", "1e3m", "cpu", "CPU", "memory", "x",
+        "max", "min", "Max", "foo", "(", ")", ",", "+", "-", "*", "/", " ", "1K", ".", "@", "\u{e9}",
+    ]), 0..24)) {
+        let s: String = parts.concat();
+        let vars = [("cpu", Var::Quantity("1.500m")), ("memory", Var::Number(3.0))];
+        let once = Expression::eval_once_to_string(&s, &vars).map_err(|e| (e.kind, e.message));
+        let compiled = Expression::compile_unchecked(&s).eval_to_string(&vars).map_err(|e| (e.kind, e.message));
+        prop_assert_eq!(once, compiled, "{:?}", s);
+    }
+}

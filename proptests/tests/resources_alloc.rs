@@ -52,3 +52,27 @@ fn compiled_eval_does_not_allocate() {
         1000 * (750 + 300 + 150 + 750 + 588_041_420_800 + 5)
     );
 }
+
+#[test]
+fn one_pass_eval_does_not_allocate() {
+    let vars = [("cpu", Var::Quantity("200m"))];
+    let exprs = [
+        "max(cpu * 50%, 50m)",
+        "(10 + 20) * 3 - 5",
+        "max(min(100m, 200m), 150m)",
+        "1000Gi + 500Gi",
+    ];
+    let region = Region::new(GLOBAL);
+    let mut ok = 0;
+    for _ in 0..1000 {
+        for e in exprs {
+            ok += usize::from(Expression::eval_once(e, &vars).is_ok());
+        }
+    }
+    let stats = region.change();
+    assert_eq!(
+        stats.allocations, 0,
+        "allocations during 4000 one-pass evals: {stats:?}"
+    );
+    assert_eq!(ok, 4000);
+}

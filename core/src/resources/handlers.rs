@@ -42,8 +42,9 @@ pub fn eval(input: &Value) -> Result<Value> {
         };
         vars.push((k, var));
     }
-    let e = Expression::compile(&i.expr)?;
-    Ok(Value::String(e.eval_to_string(&vars)?))
+    Ok(Value::String(Expression::eval_once_to_string(
+        &i.expr, &vars,
+    )?))
 }
 
 #[derive(Deserialize)]

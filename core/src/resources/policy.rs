@@ -357,8 +357,7 @@ pub fn evaluate_field(
     }
     let var = if names_memory(expr) { "memory" } else { "cpu" };
     let value = aggregated.map(Quantity::reborrow).unwrap_or(Quantity::ZERO);
-    let e = Expression::compile_unchecked(expr);
-    let out = e.eval_values(&[(var, Value::Quantity(value))])?;
+    let out = Expression::eval_once_values(expr, &[(var, Value::Quantity(value))])?;
     Ok(Some(match out {
         Value::Quantity(q) => q.into_owned(),
         Value::Number(n) if var == "cpu" => {

@@ -103,9 +103,21 @@ fn eval_values_keeps_format_less_zero() {
 fn invalid_variable_text_is_an_input_error() {
     let e = Expression::compile("cpu * 2").unwrap();
     let err = e.eval(&[("cpu", Var::Quantity("1e3m"))]).unwrap_err();
-    assert_eq!((err.kind, err.field.as_deref()), ("invalid_quantity", Some("variables.cpu")));
+    assert_eq!(
+        (err.kind, err.field.as_deref()),
+        ("invalid_quantity", Some("variables.cpu"))
+    );
     // Unreferenced variables are not looked at by the typed API (the JSON handler checks all).
-    assert_eq!(e.eval_to_string(&[("cpu", Var::Quantity("1")), ("x", Var::Quantity("bad"))]).unwrap(), "2");
+    assert_eq!(
+        e.eval_to_string(&[("cpu", Var::Quantity("1")), ("x", Var::Quantity("bad"))])
+            .unwrap(),
+        "2"
+    );
     let json = serde_json::json!({"expr": "cpu", "variables": {"cpu": "1", "x": "bad"}});
-    assert_eq!(crate::registry::call("resources.eval", &json).unwrap_err().kind, "invalid_quantity");
+    assert_eq!(
+        crate::registry::call("resources.eval", &json)
+            .unwrap_err()
+            .kind,
+        "invalid_quantity"
+    );
 }

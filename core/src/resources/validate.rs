@@ -59,8 +59,7 @@ pub fn validate_expr(expr: &str, variable: &str) -> Result<()> {
     if expr.is_empty() {
         return Ok(());
     }
-    let e = Expression::compile_unchecked(expr);
-    e.eval(&[(variable, Var::Number(1.0))]).map(|_| ())
+    Expression::eval_once(expr, &[(variable, Var::Number(1.0))]).map(|_| ())
 }
 
 /// Section 10 for one SidecarSet container: the ordered findings (`[]` = accepted; no policy =
