@@ -53,7 +53,8 @@ fn compiled_eval_does_not_allocate() {
     );
 }
 
-#[test]
+/// Called from [`compiled_eval_does_not_allocate`]: the allocation counter is global, so the
+/// measurements must not run on parallel test threads.
 fn one_pass_eval_does_not_allocate() {
     let vars = [("cpu", Var::Quantity("200m"))];
     let exprs = [
