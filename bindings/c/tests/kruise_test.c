@@ -1,6 +1,6 @@
 /* Exercises the C ABI of kruise-core: generic call, errors, NULLs, invalid UTF-8, NUL bytes,
- * fn ids, matches, and compiled expressions. Built and run by tests/c_program.rs (and by
- * scripts/test-all against the release static library). Exit status 0 = all checks passed. */
+ * fn ids, matches, and compiled expressions (with -DKRUISE_TEST_EXPR=1). Built and run by
+ * scripts/test-all against the release static library (see docs/c.md). Exit 0 = all passed. */
 #include "kruise_core.h"
 
 #include <stdio.h>
