@@ -195,7 +195,9 @@ func (g *exprGen) expr(depth int) *node {
 	}
 }
 
-// mutate breaks a well-formed expression at a random byte.
+// mutate breaks a well-formed expression at a random byte. It only inserts valid UTF-8 (JSON
+// cannot carry other bytes to kruise-core unchanged); "µ" and "é" are two Latin-1 letter bytes
+// each for the reference's byte-wise lexer, and NUL ends the input there.
 func (g *exprGen) mutate(s string) string {
 	if s == "" {
 		return "("
@@ -205,7 +207,7 @@ func (g *exprGen) mutate(s string) string {
 	case 0:
 		return s[:i] + s[i+1:]
 	case 1:
-		return s[:i] + g.pick("(", ")", "+", "-", "*", "/", ",", "%", "@", "_", ".", " ", "e", "\x00", "\xb5") + s[i:]
+		return s[:i] + g.pick("(", ")", "+", "-", "*", "/", ",", "%", "@", "_", ".", " ", "e", "\x00", "µ", "é") + s[i:]
 	case 2:
 		return s[:i]
 	case 3:

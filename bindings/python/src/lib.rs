@@ -12,6 +12,7 @@
 
 mod errors;
 mod resources;
+mod rollout;
 
 use errors::to_py_err;
 use pyo3::prelude::*;
@@ -94,5 +95,6 @@ fn _kruise_core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fn_ids, m)?)?;
     m.add_function(wrap_pyfunction!(matches, m)?)?;
     m.add_class::<resources::Expression>()?;
+    m.add_function(wrap_pyfunction!(rollout::scale_int_or_percent, m)?)?;
     Ok(())
 }

@@ -6,7 +6,8 @@ Generic entry points (every fn id of the Rust registry, see ``fn_ids()``):
 - ``call_json(fn_id, text)``: JSON text in and out;
 - ``matches(fn_id, expected, got)``: the conformance comparison rule of the core.
 
-Typed: ``Expression("max(cpu*50%, 50m)").eval(cpu="200m") == "100m"``.
+Typed: ``Expression("max(cpu*50%, 50m)").eval(cpu="200m") == "100m"``;
+``rollout.scale("25%", 10) == 3``, ``rollout.partition(...)``, ``rollout.progress(...)``.
 
 Every decision error raises ``KruiseError`` (a ``ValueError``) with ``.kind`` (stable snake_case,
 as in the conformance vectors' ``expect_error``), ``.message`` and ``.field``.
@@ -23,6 +24,8 @@ from ._kruise_core import (
     matches,
 )
 
+from . import rollout
+
 __all__ = [
     "HAS_EXPRESSION",
     "Expression",
@@ -32,4 +35,5 @@ __all__ = [
     "call_json",
     "fn_ids",
     "matches",
+    "rollout",
 ]

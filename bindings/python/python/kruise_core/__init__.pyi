@@ -11,6 +11,8 @@ from ._kruise_core import (
     matches as matches,
 )
 
+from . import rollout as rollout
+
 __all__ = [
     "HAS_EXPRESSION",
     "Expression",
@@ -20,4 +22,5 @@ __all__ = [
     "call_json",
     "fn_ids",
     "matches",
+    "rollout",
 ]

@@ -12,6 +12,7 @@ __all__ = [
     "fn_ids",
     "matches",
     "Expression",
+    "scale_int_or_percent",
 ]
 
 __version__: str
@@ -47,3 +48,6 @@ class Expression:
 
     def eval(self, **vars: Union[str, int, float]) -> str:
         """Evaluate: ``str`` values are quantities, ``int``/``float`` numbers; raises ``KruiseError``."""
+
+def scale_int_or_percent(value: Union[int, str, None], total: int, round_up: bool, mode: str = "scaled") -> int:
+    """Scale an int-or-percent against ``total`` (modes ``scaled``, ``legacy``, ``kruise``); raises ``KruiseError``."""
