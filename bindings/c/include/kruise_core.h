@@ -208,13 +208,14 @@ kruise_status kruise_matches(const uint8_t *fn,
 const char *kruise_version(void);
 
 /**
- * Compiles the expression `src` (UTF-8, e.g. "max(cpu*50%, 50m)").
+ * Compiles the expression `src` (UTF-8, e.g. "max(cpu*50%, 50m)") with OpenKruise's semantics
+ * (a NUMBER token the reference cannot read counts as 0, as in v1.9.0).
  *
  * On `KRUISE_OK`, `*out_expr` receives a new expression the caller owns (free it with
- * `kruise_expr_free`) and `err` is set to `{NULL, 0}`. On `KRUISE_DECISION_ERROR` (a syntax or type
- * error; kinds as in the resources spec), `KRUISE_INVALID_UTF8`, `KRUISE_NULL_PARAMETER` or
- * `KRUISE_PANIC`, `*out_expr` is set to NULL (when `out_expr` is not NULL) and `err` (may be NULL)
- * receives the error JSON, freed with `kruise_buf_free`.
+ * `kruise_expr_free`) and `err` is set to `{NULL, 0}`. On `KRUISE_DECISION_ERROR` (a syntax error
+ * that no variable can change; kinds as in the resources spec), `KRUISE_INVALID_UTF8`,
+ * `KRUISE_NULL_PARAMETER` or `KRUISE_PANIC`, `*out_expr` is set to NULL (when `out_expr` is not
+ * NULL) and `err` (may be NULL) receives the error JSON, freed with `kruise_buf_free`.
  *
  * # Safety
  * A non-NULL `src` must point to `src_len` readable bytes; `out_expr` must point to a writable
@@ -224,6 +225,19 @@ kruise_status kruise_expr_compile(const uint8_t *src,
                                   size_t src_len,
                                   struct kruise_expr **out_expr,
                                   struct kruise_buf *err);
+
+/**
+ * Like `kruise_expr_compile`, but strict: also rejects every syntax error (kind `syntax_error`)
+ * and every NUMBER token the reference silently misreads (kind `suspicious_number`, e.g. `1K`,
+ * `2cpu`, `1e400`). Same ownership and statuses.
+ *
+ * # Safety
+ * As for `kruise_expr_compile`.
+ */
+kruise_status kruise_expr_compile_strict(const uint8_t *src,
+                                         size_t src_len,
+                                         struct kruise_expr **out_expr,
+                                         struct kruise_buf *err);
 
 /**
  * Evaluates a compiled expression with the variables `vars[0..vars_len]` (`vars` may be NULL when

@@ -41,7 +41,7 @@ def matches(fn_id: str, expected: Any, got: Any) -> bool:
 class Expression:
     """A compiled resource expression: ``Expression("max(cpu*50%, 50m)").eval(cpu="200m")``."""
 
-    def __new__(cls, src: str) -> Expression: ...
+    def __new__(cls, src: str, *, strict: bool = False) -> Expression: ...
     @property
     def source(self) -> str:
         """The expression text as given."""
