@@ -7,7 +7,8 @@ Generic entry points (every fn id of the Rust registry, see ``fn_ids()``):
 - ``matches(fn_id, expected, got)``: the conformance comparison rule of the core.
 
 Typed: ``Expression("max(cpu*50%, 50m)").eval(cpu="200m") == "100m"``;
-``rollout.scale("25%", 10) == 3``, ``rollout.partition(...)``, ``rollout.progress(...)``.
+``rollout.scale("25%", 10) == 3``, ``rollout.partition(...)``, ``rollout.progress(...)``;
+``allocation.allocate(ud, subsets=..., now=...)`` (UnitedDeployment subset allocation).
 
 Every decision error raises ``KruiseError`` (a ``ValueError``) with ``.kind`` (stable snake_case,
 as in the conformance vectors' ``expect_error``), ``.message`` and ``.field``.
@@ -24,13 +25,14 @@ from ._kruise_core import (
     matches,
 )
 
-from . import rollout
+from . import allocation, rollout
 
 __all__ = [
     "HAS_EXPRESSION",
     "Expression",
     "KruiseError",
     "__version__",
+    "allocation",
     "call",
     "call_json",
     "fn_ids",

@@ -11,6 +11,7 @@ from ._kruise_core import (
     matches as matches,
 )
 
+from . import allocation as allocation
 from . import rollout as rollout
 
 __all__ = [
@@ -18,6 +19,7 @@ __all__ = [
     "Expression",
     "KruiseError",
     "__version__",
+    "allocation",
     "call",
     "call_json",
     "fn_ids",
