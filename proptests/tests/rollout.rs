@@ -185,6 +185,41 @@ proptest! {
     }
 }
 
+#[test]
+fn overflowing_budgets_never_panic() {
+    let huge = ["9223372036854775807%", "-9223372036854775808%", "99999999999999999%", "abc", "5%0"];
+    let pods: Vec<PodView> = (0..12)
+        .map(|i| PodView {
+            updated: i % 2 == 0,
+            lifecycle_state: LifecycleState::Normal,
+            available: i % 3 != 0,
+            specified_delete: i % 5 == 0,
+        })
+        .collect();
+    for mu in huge {
+        for ms in huge {
+            for smu in huge {
+                let spec = BudgetSpec {
+                    replicas: 10,
+                    max_unavailable: Some(IntOrPercent::String(mu.into())),
+                    max_surge: Some(IntOrPercent::String(ms.into())),
+                    scale_max_unavailable: Some(IntOrPercent::String(smu.into())),
+                    ..BudgetSpec::default()
+                };
+                let b = budget(&spec, &pods);
+                assert!(b.diffs.scale_up_limit >= 0 && b.diffs.delete_ready_limit >= 0, "{mu} {ms} {smu}: {b:?}");
+            }
+        }
+    }
+    // "9223372036854775807%" of 10 replicas is in range for the legacy parser; of 100 it overflows
+    let spec = BudgetSpec {
+        replicas: 100,
+        max_unavailable: Some(IntOrPercent::String("9223372036854775807%".into())),
+        ..BudgetSpec::default()
+    };
+    assert_eq!(budget(&spec, &pods).max_unavailable, i64::MIN);
+}
+
 /// `docs/rounding.md` is generated from `kruise_core::rollout::rounding::table()`; this fails when
 /// the checked-in file is stale. `UPDATE_ROUNDING=1` rewrites it.
 #[test]

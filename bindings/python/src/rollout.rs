@@ -35,8 +35,8 @@ pub(crate) fn scale_int_or_percent(
         return Err(with_field(kcore::Error::new("nil_value", "nil value for IntOrString")));
     }
     if value.is_instance_of::<PyString>() {
-        let s: &str = value.extract()?;
-        return kcore::intstr::scale_str(s, total, round_up, f).map_err(with_field);
+        let s: String = value.extract()?;
+        return kcore::intstr::scale_str(&s, total, round_up, f).map_err(with_field);
     }
     if value.is_instance_of::<PyInt>() && !value.is_instance_of::<PyBool>() {
         let i: i64 = value.extract().map_err(|_| with_field(kcore::Error::invalid_input("value", "integer out of range")))?;
