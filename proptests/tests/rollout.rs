@@ -166,7 +166,7 @@ proptest! {
         prop_assert!(!(d.scale_up_num > 0 && d.scale_down_num > 0), "scale up and down at once: {d:?}");
         prop_assert!(d.scale_up_limit >= 0 && d.scale_up_limit <= d.scale_up_num.max(0));
         prop_assert!(d.delete_ready_limit >= 0 && d.scale_down_num >= 0 && d.scale_up_num >= 0);
-        if !(rollback && !consistent) {
+        if !rollback || consistent {
             prop_assert!(d.update_num >= 0, "rollback without the gate: {d:?}");
         }
         prop_assert!(b.pods_to_update_now >= 0);
