@@ -1,1 +1,3 @@
 //! kruise-kube: converts k8s-openapi types (Pod, ResourceRequirements, ...) into kruise-core inputs.
+pub mod allocation;
+pub mod conversion;
