@@ -10,6 +10,7 @@
 
 #![deny(missing_docs)]
 
+mod cron;
 mod errors;
 mod resources;
 
@@ -94,5 +95,6 @@ fn _kruise_core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fn_ids, m)?)?;
     m.add_function(wrap_pyfunction!(matches, m)?)?;
     m.add_class::<resources::Expression>()?;
+    m.add_class::<cron::Schedule>()?;
     Ok(())
 }

@@ -6,7 +6,8 @@ Generic entry points (every fn id of the Rust registry, see ``fn_ids()``):
 - ``call_json(fn_id, text)``: JSON text in and out;
 - ``matches(fn_id, expected, got)``: the conformance comparison rule of the core.
 
-Typed: ``Expression("max(cpu*50%, 50m)").eval(cpu="200m") == "100m"``.
+Typed: ``Expression("max(cpu*50%, 50m)").eval(cpu="200m") == "100m"``;
+``Schedule("0 */2 * * *", time_zone="Asia/Shanghai").next(after, 5)`` (AdvancedCronJob fire times).
 
 Every decision error raises ``KruiseError`` (a ``ValueError``) with ``.kind`` (stable snake_case,
 as in the conformance vectors' ``expect_error``), ``.message`` and ``.field``.
@@ -16,6 +17,7 @@ from ._kruise_core import (
     HAS_EXPRESSION,
     Expression,
     KruiseError,
+    Schedule,
     __version__,
     call,
     call_json,
@@ -27,6 +29,7 @@ __all__ = [
     "HAS_EXPRESSION",
     "Expression",
     "KruiseError",
+    "Schedule",
     "__version__",
     "call",
     "call_json",
