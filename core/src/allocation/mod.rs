@@ -21,6 +21,8 @@ pub mod validate;
 
 pub use allocate::{AdaptiveReport, AllocateOutcome, allocate};
 pub use allocator::{Allocation, AllocatorKind, SubsetView, next_replicas_with};
+/// The time type of this family's inputs (jiff 1), re-exported for adapters.
+pub use jiff::Timestamp;
 pub use pending::{PendingCheck, Requeue, pending_timeout};
 pub use replicas::parse_subset_replicas;
 pub use reserved::{ReservedCheck, pod_reserved};

@@ -69,7 +69,14 @@ pub(crate) fn fields_of_local(local: i64) -> Fields {
 
 /// Local seconds of a possibly un-normalised civil time, normalised the way Go's `time.Date` does:
 /// months overflow into years first, then days, hours, minutes and seconds are simply added.
-pub(crate) fn local_of_civil(year: i64, month: i64, day: i64, hour: i64, minute: i64, second: i64) -> i64 {
+pub(crate) fn local_of_civil(
+    year: i64,
+    month: i64,
+    day: i64,
+    hour: i64,
+    minute: i64,
+    second: i64,
+) -> i64 {
     let m0 = month - 1;
     let y = year + m0.div_euclid(12);
     let m = (m0.rem_euclid(12) + 1) as u32;
@@ -83,7 +90,17 @@ mod tests {
 
     #[test]
     fn round_trips_days() {
-        for z in [-719_468_i64 - 1000, -1, 0, 1, 59, 60, 11_016, 19_723, 2_932_896] {
+        for z in [
+            -719_468_i64 - 1000,
+            -1,
+            0,
+            1,
+            59,
+            60,
+            11_016,
+            19_723,
+            2_932_896,
+        ] {
             let (y, m, d) = civil_from_days(z);
             assert_eq!(days_from_civil(y, m, d), z, "{y}-{m}-{d}");
         }
@@ -94,11 +111,28 @@ mod tests {
     #[test]
     fn go_date_normalisation() {
         // 2026-13-01 is 2027-01-01; 2026-02-29 is 2026-03-01; 2026-01-32 is 2026-02-01.
-        assert_eq!(local_of_civil(2026, 13, 1, 0, 0, 0), local_of_civil(2027, 1, 1, 0, 0, 0));
-        assert_eq!(local_of_civil(2026, 2, 29, 0, 0, 0), local_of_civil(2026, 3, 1, 0, 0, 0));
-        assert_eq!(local_of_civil(2026, 1, 32, 0, 0, 0), local_of_civil(2026, 2, 1, 0, 0, 0));
-        assert_eq!(local_of_civil(2026, 0, 1, 0, 0, 0), local_of_civil(2025, 12, 1, 0, 0, 0));
+        assert_eq!(
+            local_of_civil(2026, 13, 1, 0, 0, 0),
+            local_of_civil(2027, 1, 1, 0, 0, 0)
+        );
+        assert_eq!(
+            local_of_civil(2026, 2, 29, 0, 0, 0),
+            local_of_civil(2026, 3, 1, 0, 0, 0)
+        );
+        assert_eq!(
+            local_of_civil(2026, 1, 32, 0, 0, 0),
+            local_of_civil(2026, 2, 1, 0, 0, 0)
+        );
+        assert_eq!(
+            local_of_civil(2026, 0, 1, 0, 0, 0),
+            local_of_civil(2025, 12, 1, 0, 0, 0)
+        );
         let f = fields_of_local(local_of_civil(2026, 6, 21, 10, 5, 7));
-        assert_eq!((f.year, f.month, f.day, f.hour, f.minute, f.second, f.weekday), (2026, 6, 21, 10, 5, 7, 0));
+        assert_eq!(
+            (
+                f.year, f.month, f.day, f.hour, f.minute, f.second, f.weekday
+            ),
+            (2026, 6, 21, 10, 5, 7, 0)
+        );
     }
 }

@@ -8,9 +8,9 @@
 
 use super::handlers::{local_zone, time_field};
 use super::job_state::JobState;
-use super::prune::{prune, PruneInput, PruneJob};
+use super::prune::{PruneInput, PruneJob, prune};
 use super::schedule::Schedule;
-use super::zone::{format_utc, parse_rfc3339, Zone};
+use super::zone::{Zone, format_utc, parse_rfc3339};
 use crate::error::Result;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -199,7 +199,12 @@ pub fn decide(input: &DecideInput) -> Result<Decision> {
     let now = ns(now_s, now_n);
 
     // Status: active children and the latest scheduled-at over all children.
-    let active: Vec<String> = input.jobs.iter().filter(|j| j.state == JobState::Active).map(|j| j.name.clone()).collect();
+    let active: Vec<String> = input
+        .jobs
+        .iter()
+        .filter(|j| j.state == JobState::Active)
+        .map(|j| j.name.clone())
+        .collect();
     let last = input
         .jobs
         .iter()
@@ -211,7 +216,11 @@ pub fn decide(input: &DecideInput) -> Result<Decision> {
         jobs: input
             .jobs
             .iter()
-            .map(|j| PruneJob { name: j.name.clone(), state: j.state, start_time: j.start_time.clone() })
+            .map(|j| PruneJob {
+                name: j.name.clone(),
+                state: j.state,
+                start_time: j.start_time.clone(),
+            })
             .collect(),
     })?;
     let mut d = Decision {
@@ -232,7 +241,8 @@ pub fn decide(input: &DecideInput) -> Result<Decision> {
         d.reason = Some(Reason::Paused);
         return Ok(d);
     }
-    let Ok(sched) = Schedule::parse_with_time_zone(&spec.schedule, spec.time_zone.as_deref()) else {
+    let Ok(sched) = Schedule::parse_with_time_zone(&spec.schedule, spec.time_zone.as_deref())
+    else {
         d.action = Action::Error;
         d.reason = Some(Reason::UnparsableSchedule);
         return Ok(d);

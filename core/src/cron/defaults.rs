@@ -4,7 +4,7 @@
 //! every member it does not default passes through untouched.
 
 use crate::error::{Error, Result};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value, json};
 
 fn is_empty_str(v: Option<&Value>) -> bool {
     matches!(v, None | Some(Value::Null)) || v.and_then(Value::as_str) == Some("")
@@ -18,10 +18,15 @@ fn object<'a>(v: &'a mut Value, field: &str) -> Result<&'a mut Map<String, Value
     if v.is_null() {
         *v = Value::Object(Map::new());
     }
-    v.as_object_mut().ok_or_else(|| Error::invalid_input(field, "expected an object"))
+    v.as_object_mut()
+        .ok_or_else(|| Error::invalid_input(field, "expected an object"))
 }
 
-fn member<'a>(m: &'a mut Map<String, Value>, key: &str, field: &str) -> Result<&'a mut Map<String, Value>> {
+fn member<'a>(
+    m: &'a mut Map<String, Value>,
+    key: &str,
+    field: &str,
+) -> Result<&'a mut Map<String, Value>> {
     object(m.entry(key.to_string()).or_insert(Value::Null), field)
 }
 
@@ -41,13 +46,25 @@ pub fn defaults(mut spec: Value) -> Result<Value> {
         .is_some_and(|v| !v.is_null());
     if ilpj_present {
         let t = member(s, "template", "spec.template")?;
-        let tpl = member(t, "imageListPullJobTemplate", "spec.template.imageListPullJobTemplate")?;
+        let tpl = member(
+            t,
+            "imageListPullJobTemplate",
+            "spec.template.imageListPullJobTemplate",
+        )?;
         let ispec = member(tpl, "spec", "spec.template.imageListPullJobTemplate.spec")?;
         let ctype = ispec.get("completionPolicy").and_then(|c| c.get("type"));
         if is_empty_str(ctype) {
-            let cp = member(ispec, "completionPolicy", "spec.template.imageListPullJobTemplate.spec.completionPolicy")?;
+            let cp = member(
+                ispec,
+                "completionPolicy",
+                "spec.template.imageListPullJobTemplate.spec.completionPolicy",
+            )?;
             cp.insert("type".into(), json!("Always"));
-            let pp = member(ispec, "pullPolicy", "spec.template.imageListPullJobTemplate.spec.pullPolicy")?;
+            let pp = member(
+                ispec,
+                "pullPolicy",
+                "spec.template.imageListPullJobTemplate.spec.pullPolicy",
+            )?;
             if is_unset(pp.get("timeoutSeconds")) {
                 pp.insert("timeoutSeconds".into(), json!(600));
             }

@@ -89,7 +89,10 @@ pub fn parse_go_duration(s: &str) -> Option<i64> {
             return None;
         }
         // unit: everything up to the next digit or '.'
-        let n = b.iter().position(|&c| c == b'.' || c.is_ascii_digit()).unwrap_or(b.len());
+        let n = b
+            .iter()
+            .position(|&c| c == b'.' || c.is_ascii_digit())
+            .unwrap_or(b.len());
         if n == 0 {
             return None;
         }

@@ -1,11 +1,11 @@
 //! JSON handlers of the registry entries (spec section 8 shapes).
 
 use super::schedule::{Kind, Schedule};
-use super::zone::{parse_rfc3339, Location, Zone};
+use super::zone::{Location, Zone, parse_rfc3339};
 use crate::error::{Error, Result};
 use crate::registry::{decode, encode};
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
 /// Largest `count` accepted by `cron.next`.
 pub const MAX_COUNT: i64 = 100_000;
@@ -70,7 +70,8 @@ pub(crate) fn local_zone(name: Option<&str>, field: &str) -> Result<Zone> {
 
 /// Parses an RFC 3339 input field (Go `time.Parse(time.RFC3339, ..)`); `invalid_input` otherwise.
 pub(crate) fn time_field(s: &str, field: &str) -> Result<(i64, u32)> {
-    parse_rfc3339(s).ok_or_else(|| Error::invalid_input(field, format!("{s:?} is not an RFC 3339 time")))
+    parse_rfc3339(s)
+        .ok_or_else(|| Error::invalid_input(field, format!("{s:?} is not an RFC 3339 time")))
 }
 
 /// `cron.next`.
@@ -80,7 +81,10 @@ pub fn next(input: &Value) -> Result<Value> {
     let local = local_zone(i.local_time_zone.as_deref(), "localTimeZone")?;
     let (mut t, _) = time_field(&i.after, "after")?;
     if i.count > MAX_COUNT {
-        return Err(Error::invalid_input("count", format!("at most {MAX_COUNT}")));
+        return Err(Error::invalid_input(
+            "count",
+            format!("at most {MAX_COUNT}"),
+        ));
     }
     let mut out = Vec::new();
     for _ in 0..i.count.max(0) {

@@ -26,7 +26,10 @@ impl Grammar {
         let digest = "[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,}";
         let reference = Regex::new(&format!("^({name})(?::({tag}))?(?:@({digest}))?$")).ok()?;
         let identifier = Regex::new("^[a-f0-9]{64}$").ok()?;
-        Some(Grammar { reference, identifier })
+        Some(Grammar {
+            reference,
+            identifier,
+        })
     }
 
     /// `ParseNormalizedNamed(s)` succeeds.
@@ -45,7 +48,9 @@ impl Grammar {
             return false;
         }
         let full = format!("{domain}/{remainder}");
-        let Some(caps) = self.reference.captures(&full) else { return false };
+        let Some(caps) = self.reference.captures(&full) else {
+            return false;
+        };
         if caps.get(1).map_or(0, |m| m.as_str().len()) > 255 {
             return false;
         }
@@ -60,7 +65,8 @@ fn split_domain(s: &str) -> (&str, &str) {
     match s.find('/') {
         Some(i) => {
             let first = &s[..i];
-            if !first.contains(['.', ':']) && first != "localhost" && first.to_lowercase() == first {
+            if !first.contains(['.', ':']) && first != "localhost" && first.to_lowercase() == first
+            {
                 (DEFAULT_DOMAIN, s)
             } else if first == "index.docker.io" {
                 (DEFAULT_DOMAIN, &s[i + 1..])
@@ -73,14 +79,19 @@ fn split_domain(s: &str) -> (&str, &str) {
 }
 
 fn valid_digest(d: &str) -> bool {
-    let Some((alg, hex)) = d.split_once(':') else { return false };
+    let Some((alg, hex)) = d.split_once(':') else {
+        return false;
+    };
     let len = match alg {
         "sha256" => 64,
         "sha384" => 96,
         "sha512" => 128,
         _ => return false,
     };
-    hex.len() == len && hex.bytes().all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(&c))
+    hex.len() == len
+        && hex
+            .bytes()
+            .all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(&c))
 }
 
 #[cfg(test)]

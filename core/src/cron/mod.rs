@@ -23,24 +23,55 @@ mod selector;
 pub mod validate;
 pub mod zone;
 
-pub use decide::{decide, Decision, DecideInput};
+#[cfg(test)]
+mod tests;
+
+pub use decide::{DecideInput, Decision, decide};
 pub use defaults::defaults;
-pub use job_state::{job_state, JobState};
+pub use job_state::{JobState, job_state};
 pub use parser::kinds;
 pub use prune::prune;
-pub use schedule::{effective_schedule, Kind, Schedule, SpecFields};
-pub use validate::{validate, FieldError};
+pub use schedule::{Kind, Schedule, SpecFields, effective_schedule};
+pub use validate::{FieldError, validate};
 pub use zone::{Location, Zone};
 
 use crate::registry::Entry;
 
 /// Registry entries of this family.
 pub const ENTRIES: &[Entry] = &[
-    Entry::new("cron.parse", "robfig/cron v3.0.1 ParseStandard after OpenKruise formatSchedule (parser.go, advancedcronjob_utils.go)", handlers::parse),
-    Entry::new("cron.next", "chained SpecSchedule.Next / ConstantDelaySchedule.Next fire times (robfig/cron spec.go, constantdelay.go)", handlers::next),
-    Entry::new("cron.decide", "one AdvancedCronJob reconcile pass: status, pruning, missed-start scan, concurrency (advancedcronjob_*_controller.go)", handlers::decide),
-    Entry::new("cron.prune", "history pruning of finished children (advancedcronjob_*_controller.go)", handlers::prune),
-    Entry::new("cron.jobState", "whether a Job / BroadcastJob / ImageListPullJob child is active, succeeded or failed", handlers::job_state),
-    Entry::new("cron.defaults", "SetDefaultsAdvancedCronJob without pod-template injection (apis/apps/defaults/v1beta1.go)", handlers::defaults),
-    Entry::new("cron.validate", "validating webhook, create path (advancedcronjob_create_update_handler.go)", handlers::validate),
+    Entry::new(
+        "cron.parse",
+        "robfig/cron v3.0.1 ParseStandard after OpenKruise formatSchedule (parser.go, advancedcronjob_utils.go)",
+        handlers::parse,
+    ),
+    Entry::new(
+        "cron.next",
+        "chained SpecSchedule.Next / ConstantDelaySchedule.Next fire times (robfig/cron spec.go, constantdelay.go)",
+        handlers::next,
+    ),
+    Entry::new(
+        "cron.decide",
+        "one AdvancedCronJob reconcile pass: status, pruning, missed-start scan, concurrency (advancedcronjob_*_controller.go)",
+        handlers::decide,
+    ),
+    Entry::new(
+        "cron.prune",
+        "history pruning of finished children (advancedcronjob_*_controller.go)",
+        handlers::prune,
+    ),
+    Entry::new(
+        "cron.jobState",
+        "whether a Job / BroadcastJob / ImageListPullJob child is active, succeeded or failed",
+        handlers::job_state,
+    ),
+    Entry::new(
+        "cron.defaults",
+        "SetDefaultsAdvancedCronJob without pod-template injection (apis/apps/defaults/v1beta1.go)",
+        handlers::defaults,
+    ),
+    Entry::new(
+        "cron.validate",
+        "validating webhook, create path (advancedcronjob_create_update_handler.go)",
+        handlers::validate,
+    ),
 ];

@@ -47,23 +47,56 @@ struct Bounds {
     names: &'static [(&'static str, u64)],
 }
 
-const MINUTES: Bounds = Bounds { field: "minute", min: 0, max: 59, names: &[] };
-const HOURS: Bounds = Bounds { field: "hour", min: 0, max: 23, names: &[] };
-const DOM: Bounds = Bounds { field: "day-of-month", min: 1, max: 31, names: &[] };
+const MINUTES: Bounds = Bounds {
+    field: "minute",
+    min: 0,
+    max: 59,
+    names: &[],
+};
+const HOURS: Bounds = Bounds {
+    field: "hour",
+    min: 0,
+    max: 23,
+    names: &[],
+};
+const DOM: Bounds = Bounds {
+    field: "day-of-month",
+    min: 1,
+    max: 31,
+    names: &[],
+};
 const MONTHS: Bounds = Bounds {
     field: "month",
     min: 1,
     max: 12,
     names: &[
-        ("jan", 1), ("feb", 2), ("mar", 3), ("apr", 4), ("may", 5), ("jun", 6),
-        ("jul", 7), ("aug", 8), ("sep", 9), ("oct", 10), ("nov", 11), ("dec", 12),
+        ("jan", 1),
+        ("feb", 2),
+        ("mar", 3),
+        ("apr", 4),
+        ("may", 5),
+        ("jun", 6),
+        ("jul", 7),
+        ("aug", 8),
+        ("sep", 9),
+        ("oct", 10),
+        ("nov", 11),
+        ("dec", 12),
     ],
 };
 const DOW: Bounds = Bounds {
     field: "day-of-week",
     min: 0,
     max: 6,
-    names: &[("sun", 0), ("mon", 1), ("tue", 2), ("wed", 3), ("thu", 4), ("fri", 5), ("sat", 6)],
+    names: &[
+        ("sun", 0),
+        ("mon", 1),
+        ("tue", 2),
+        ("wed", 3),
+        ("thu", 4),
+        ("fri", 5),
+        ("sat", 6),
+    ],
 };
 
 /// Bits `min..=max` stepping by `step`.
@@ -93,11 +126,15 @@ pub(crate) fn parse_standard(spec: &str) -> Result<Schedule> {
     let mut body = spec;
     if spec.starts_with("TZ=") || spec.starts_with("CRON_TZ=") {
         let Some(space) = spec.find(' ') else {
-            return Err(Error::new(TZ_PREFIX_WITHOUT_FIELDS, format!("time zone prefix without fields: {spec:?}")));
+            return Err(Error::new(
+                TZ_PREFIX_WITHOUT_FIELDS,
+                format!("time zone prefix without fields: {spec:?}"),
+            ));
         };
         let eq = spec.find('=').map_or(0, |i| i + 1);
         let name = spec.get(eq..space).unwrap_or("");
-        location = Location::load(name).map_err(|e| Error::new(e.kind, format!("provided bad location {name:?}")))?;
+        location = Location::load(name)
+            .map_err(|e| Error::new(e.kind, format!("provided bad location {name:?}")))?;
         body = spec[space..].trim();
     }
     if body.starts_with('@') {
@@ -112,20 +149,39 @@ pub(crate) fn parse_standard(spec: &str) -> Result<Schedule> {
         n += 1;
     }
     if n != 5 {
-        return Err(Error::new(WRONG_FIELD_COUNT, format!("expected exactly 5 fields, found {n}: {body:?}")));
+        return Err(Error::new(
+            WRONG_FIELD_COUNT,
+            format!("expected exactly 5 fields, found {n}: {body:?}"),
+        ));
     }
     let (minutes, _) = field(fields[0], &MINUTES)?;
     let (hours, _) = field(fields[1], &HOURS)?;
     let (days_of_month, dom_star) = field(fields[2], &DOM)?;
     let (months, _) = field(fields[3], &MONTHS)?;
     let (days_of_week, dow_star) = field(fields[4], &DOW)?;
-    let f = SpecFields { minutes, hours, days_of_month, months, days_of_week, dom_star, dow_star };
+    let f = SpecFields {
+        minutes,
+        hours,
+        days_of_month,
+        months,
+        days_of_week,
+        dom_star,
+        dow_star,
+    };
     Ok(Schedule::from_parts(Kind::Spec(f), location))
 }
 
 fn descriptor(d: &str, location: Location) -> Result<Schedule> {
     let spec = |minutes, hours, dom: u64, dom_star, months, dow: u64, dow_star| {
-        let f = SpecFields { minutes, hours, days_of_month: dom, months, days_of_week: dow, dom_star, dow_star };
+        let f = SpecFields {
+            minutes,
+            hours,
+            days_of_month: dom,
+            months,
+            days_of_week: dow,
+            dom_star,
+            dow_star,
+        };
         Ok(Schedule::from_parts(Kind::Spec(f), location.clone()))
     };
     match d {
@@ -133,15 +189,34 @@ fn descriptor(d: &str, location: Location) -> Result<Schedule> {
         "@monthly" => spec(1, 1, 1 << 1, false, all(&MONTHS), all(&DOW), true),
         "@weekly" => spec(1, 1, all(&DOM), true, all(&MONTHS), 1, false),
         "@daily" | "@midnight" => spec(1, 1, all(&DOM), true, all(&MONTHS), all(&DOW), true),
-        "@hourly" => spec(1, all(&HOURS), all(&DOM), true, all(&MONTHS), all(&DOW), true),
+        "@hourly" => spec(
+            1,
+            all(&HOURS),
+            all(&DOM),
+            true,
+            all(&MONTHS),
+            all(&DOW),
+            true,
+        ),
         _ => match d.strip_prefix("@every ") {
             Some(text) => {
-                let ns = parse_go_duration(text)
-                    .ok_or_else(|| Error::new(INVALID_DURATION, format!("failed to parse duration {d:?}")))?;
-                let secs = if ns < 1_000_000_000 { 1 } else { (ns / 1_000_000_000) as u64 };
-                Ok(Schedule::from_parts(Kind::Every { seconds: secs }, Location::Local))
+                let ns = parse_go_duration(text).ok_or_else(|| {
+                    Error::new(INVALID_DURATION, format!("failed to parse duration {d:?}"))
+                })?;
+                let secs = if ns < 1_000_000_000 {
+                    1
+                } else {
+                    (ns / 1_000_000_000) as u64
+                };
+                Ok(Schedule::from_parts(
+                    Kind::Every { seconds: secs },
+                    Location::Local,
+                ))
             }
-            None => Err(Error::new(UNRECOGNIZED_DESCRIPTOR, format!("unrecognized descriptor: {d:?}"))),
+            None => Err(Error::new(
+                UNRECOGNIZED_DESCRIPTOR,
+                format!("unrecognized descriptor: {d:?}"),
+            )),
         },
     }
 }
@@ -164,8 +239,18 @@ fn err(kind: &'static str, b: &Bounds, item: &str, what: impl std::fmt::Display)
 
 fn number(text: &str, b: &Bounds, item: &str) -> Result<u64> {
     match atoi(text.bytes()) {
-        None => Err(err(INVALID_NUMBER, b, item, format_args!("failed to parse int from {text:?}"))),
-        Some(n) if n < 0 => Err(err(NEGATIVE_NUMBER, b, item, format_args!("negative number ({n}) not allowed"))),
+        None => Err(err(
+            INVALID_NUMBER,
+            b,
+            item,
+            format_args!("failed to parse int from {text:?}"),
+        )),
+        Some(n) if n < 0 => Err(err(
+            NEGATIVE_NUMBER,
+            b,
+            item,
+            format_args!("negative number ({n}) not allowed"),
+        )),
         Some(n) => Ok(n as u64),
     }
 }
@@ -219,16 +304,36 @@ fn range(item: &str, b: &Bounds) -> Result<(u64, bool)> {
         }
     };
     if start < b.min {
-        return Err(err(BELOW_MINIMUM, b, item, format_args!("beginning of range ({start}) below minimum ({})", b.min)));
+        return Err(err(
+            BELOW_MINIMUM,
+            b,
+            item,
+            format_args!("beginning of range ({start}) below minimum ({})", b.min),
+        ));
     }
     if end > b.max {
-        return Err(err(ABOVE_MAXIMUM, b, item, format_args!("end of range ({end}) above maximum ({})", b.max)));
+        return Err(err(
+            ABOVE_MAXIMUM,
+            b,
+            item,
+            format_args!("end of range ({end}) above maximum ({})", b.max),
+        ));
     }
     if start > end {
-        return Err(err(RANGE_START_AFTER_END, b, item, format_args!("beginning of range ({start}) beyond end of range ({end})")));
+        return Err(err(
+            RANGE_START_AFTER_END,
+            b,
+            item,
+            format_args!("beginning of range ({start}) beyond end of range ({end})"),
+        ));
     }
     if step == 0 {
-        return Err(err(ZERO_STEP, b, item, "step of range should be a positive number"));
+        return Err(err(
+            ZERO_STEP,
+            b,
+            item,
+            "step of range should be a positive number",
+        ));
     }
     Ok((bits(start, end, step), star))
 }

@@ -34,7 +34,11 @@ impl SpecFields {
     pub fn day_matches(&self, day: u32, weekday: u32) -> bool {
         let dom = self.days_of_month >> day & 1 == 1;
         let dow = self.days_of_week >> weekday & 1 == 1;
-        if self.dom_star || self.dow_star { dom && dow } else { dom || dow }
+        if self.dom_star || self.dow_star {
+            dom && dow
+        } else {
+            dom || dow
+        }
     }
 
     /// Whether a wall-clock time (second 0) matches every field.
@@ -121,7 +125,8 @@ impl Schedule {
         if after.subsec_nanosecond() < 0 {
             secs -= 1;
         }
-        self.next_secs(secs, local).and_then(|s| Timestamp::from_second(s).ok())
+        self.next_secs(secs, local)
+            .and_then(|s| Timestamp::from_second(s).ok())
     }
 
     /// `next` on Unix seconds (`after` already floored to a whole second).
@@ -160,7 +165,9 @@ impl Schedule {
 /// OpenKruise `formatSchedule` (spec section 4): the schedule string the controller parses.
 pub fn effective_schedule(schedule: &str, time_zone: Option<&str>) -> String {
     match time_zone {
-        Some(tz) if !schedule.contains("TZ") && Location::load(tz).is_ok() => format!("TZ={tz} {schedule}"),
+        Some(tz) if !schedule.contains("TZ") && Location::load(tz).is_ok() => {
+            format!("TZ={tz} {schedule}")
+        }
         _ => schedule.to_string(),
     }
 }
@@ -196,7 +203,13 @@ impl Cursor<'_, '_> {
     /// hour/minute/second loops. While the zone offset stays constant the wall clock advances
     /// linearly, so several steps are taken at once; at an offset change it steps one at a time.
     /// Returns `true` when it wrapped (the caller restarts at WRAP).
-    fn step_until(&mut self, unit: i64, modulus: u32, mask: u64, value: fn(&Fields) -> u32) -> bool {
+    fn step_until(
+        &mut self,
+        unit: i64,
+        modulus: u32,
+        mask: u64,
+        value: fn(&Fields) -> u32,
+    ) -> bool {
         let cur = value(&self.f);
         // distance to the next allowed value or to the wrap (value 0 again)
         let mut k = 1u32;
@@ -250,13 +263,19 @@ fn walk(s: &SpecFields, after: i64, cache: &mut OffsetCache<'_>) -> Option<i64> 
             }
             if !added {
                 added = true;
-                let t = c.cache.date(c.f.year, i64::from(c.f.month), i64::from(c.f.day), 0, 0, 0);
+                let t = c
+                    .cache
+                    .date(c.f.year, i64::from(c.f.month), i64::from(c.f.day), 0, 0, 0);
                 c.set(t);
             }
             c.add_date(0, 1);
             let h = i64::from(c.f.hour);
             if h != 0 {
-                let t = if h > 12 { c.t + (24 - h) * 3600 } else { c.t - h * 3600 };
+                let t = if h > 12 {
+                    c.t + (24 - h) * 3600
+                } else {
+                    c.t - h * 3600
+                };
                 c.set(t);
             }
             if c.f.day == 1 {
@@ -270,7 +289,14 @@ fn walk(s: &SpecFields, after: i64, cache: &mut OffsetCache<'_>) -> Option<i64> 
             if !added {
                 added = true;
                 let f = c.f;
-                let t = c.cache.date(f.year, i64::from(f.month), i64::from(f.day), i64::from(f.hour), 0, 0);
+                let t = c.cache.date(
+                    f.year,
+                    i64::from(f.month),
+                    i64::from(f.day),
+                    i64::from(f.hour),
+                    0,
+                    0,
+                );
                 c.set(t);
             }
             if c.step_until(3600, 24, s.hours, |f| f.hour) {

@@ -43,7 +43,8 @@ fn label_token(s: &str, allow_empty: bool) -> bool {
     b.len() <= 63
         && alnum(b[0])
         && alnum(b[b.len() - 1])
-        && b.iter().all(|&c| alnum(c) || c == b'-' || c == b'_' || c == b'.')
+        && b.iter()
+            .all(|&c| alnum(c) || c == b'-' || c == b'_' || c == b'.')
 }
 
 /// RFC 1123 subdomain, at most 253 bytes.
@@ -53,7 +54,8 @@ fn dns_subdomain(s: &str) -> bool {
         && s.split('.').all(|l| {
             let b = l.as_bytes();
             !b.is_empty()
-                && b.iter().all(|&c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-')
+                && b.iter()
+                    .all(|&c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-')
                 && b[0] != b'-'
                 && b[b.len() - 1] != b'-'
         })
@@ -89,7 +91,10 @@ pub fn valid(sel: &LabelSelector) -> bool {
             "Exists" | "DoesNotExist" => n == 0,
             _ => false,
         };
-        if !ok_op || !qualified_name(&r.key) || !r.values.iter().flatten().all(|v| label_token(v, true)) {
+        if !ok_op
+            || !qualified_name(&r.key)
+            || !r.values.iter().flatten().all(|v| label_token(v, true))
+        {
             return false;
         }
     }

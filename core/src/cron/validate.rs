@@ -143,7 +143,10 @@ struct Errs(Vec<FieldError>);
 
 impl Errs {
     fn add(&mut self, field: impl Into<String>, kind: &'static str) {
-        self.0.push(FieldError { field: field.into(), kind });
+        self.0.push(FieldError {
+            field: field.into(),
+            kind,
+        });
     }
 }
 
@@ -181,11 +184,17 @@ pub fn validate(input: &ValidateInput) -> Result<Vec<FieldError>> {
         + usize::from(t.image_list_pull_job_template.is_some());
     if let Some(ilpj) = &t.image_list_pull_job_template {
         if !matches!(spec.concurrency_policy.as_str(), "Replace" | "Forbid") {
-            e.add("spec.spec.concurrencyPolicy", "concurrency_policy_not_allowed");
+            e.add(
+                "spec.spec.concurrencyPolicy",
+                "concurrency_policy_not_allowed",
+            );
         }
         let g = Grammar::new().ok_or_else(|| Error::new("internal", "image reference grammar"))?;
         if let Some((field, kind)) = ilpj_first_problem(&ilpj.spec, &g) {
-            e.add(format!("spec.template.imageListPullJobTemplate.spec{field}"), kind);
+            e.add(
+                format!("spec.template.imageListPullJobTemplate.spec{field}"),
+                kind,
+            );
         }
     }
     if count == 0 {
@@ -195,9 +204,18 @@ pub fn validate(input: &ValidateInput) -> Result<Vec<FieldError>> {
     }
 
     for (v, f) in [
-        (spec.starting_deadline_seconds, "spec.startingDeadlineSeconds"),
-        (spec.successful_jobs_history_limit.map(i64::from), "spec.successfulJobsHistoryLimit"),
-        (spec.failed_jobs_history_limit.map(i64::from), "spec.failedJobsHistoryLimit"),
+        (
+            spec.starting_deadline_seconds,
+            "spec.startingDeadlineSeconds",
+        ),
+        (
+            spec.successful_jobs_history_limit.map(i64::from),
+            "spec.successfulJobsHistoryLimit",
+        ),
+        (
+            spec.failed_jobs_history_limit.map(i64::from),
+            "spec.failedJobsHistoryLimit",
+        ),
     ] {
         if v.is_some_and(|v| v < 0) {
             e.add(f, "negative_value");
@@ -263,15 +281,27 @@ fn ilpj_first_problem(s: &IlpjSpec, g: &Grammar) -> Option<(&'static str, &'stat
         return Some((".completionPolicy.type", "completion_policy_not_always"));
     }
     if cp.active_deadline_seconds.is_some_and(|a| a > 86_400) {
-        return Some((".completionPolicy.activeDeadlineSeconds", "active_deadline_too_large"));
+        return Some((
+            ".completionPolicy.activeDeadlineSeconds",
+            "active_deadline_too_large",
+        ));
     }
-    if let (Some(a), Some(t)) = (cp.active_deadline_seconds, s.pull_policy.as_ref().and_then(|p| p.timeout_seconds)) {
+    if let (Some(a), Some(t)) = (
+        cp.active_deadline_seconds,
+        s.pull_policy.as_ref().and_then(|p| p.timeout_seconds),
+    ) {
         if i64::from(t) > a {
-            return Some((".completionPolicy.activeDeadlineSeconds", "active_deadline_below_timeout"));
+            return Some((
+                ".completionPolicy.activeDeadlineSeconds",
+                "active_deadline_below_timeout",
+            ));
         }
     }
     if cp.ttl_seconds_after_finished.is_some() {
-        return Some((".completionPolicy.ttlSecondsAfterFinished", "ttl_not_supported"));
+        return Some((
+            ".completionPolicy.ttlSecondsAfterFinished",
+            "ttl_not_supported",
+        ));
     }
     None
 }

@@ -30,7 +30,10 @@ impl PartialEq for Zone {
 impl Zone {
     /// UTC.
     pub fn utc() -> Zone {
-        Zone { tz: TimeZone::UTC, utc: true }
+        Zone {
+            tz: TimeZone::UTC,
+            utc: true,
+        }
     }
 
     /// Loads `name` the way Go's `time.LoadLocation` does, except `"Local"` (see [`Location::load`]):
@@ -44,7 +47,8 @@ impl Zone {
             return Ok(Zone::utc());
         }
         let bad = || Error::new(UNKNOWN_LOCATION, format!("unknown time zone {name:?}"));
-        if name.contains("..") || name.starts_with('/') || name.starts_with('\\') || name == "Local" {
+        if name.contains("..") || name.starts_with('/') || name.starts_with('\\') || name == "Local"
+        {
             return Err(bad());
         }
         match jiff::tz::db().get(name) {
@@ -53,9 +57,27 @@ impl Zone {
         }
     }
 
+    /// A zone built from TZif bytes (e.g. from the `time/tzdata` of the Go release a controller was
+    /// built with), to pin the tz database version instead of the bundled one.
+    ///
+    /// Errors: `unknown_location` when the data is not valid TZif.
+    pub fn from_tzif(name: &str, data: &[u8]) -> Result<Zone> {
+        match TimeZone::tzif(name, data) {
+            Ok(tz) => Ok(Zone { tz, utc: false }),
+            Err(e) => Err(Error::new(
+                UNKNOWN_LOCATION,
+                format!("time zone {name:?}: {e}"),
+            )),
+        }
+    }
+
     /// The zone's name: `"UTC"` or the IANA name as loaded.
     pub fn name(&self) -> &str {
-        if self.utc { "UTC" } else { self.tz.iana_name().unwrap_or("UTC") }
+        if self.utc {
+            "UTC"
+        } else {
+            self.tz.iana_name().unwrap_or("UTC")
+        }
     }
 
     /// The jiff zone behind this one.
@@ -82,7 +104,11 @@ pub enum Location {
 impl Location {
     /// Go's `time.LoadLocation`, `"Local"` included. Errors: `unknown_location`.
     pub fn load(name: &str) -> Result<Location> {
-        if name == "Local" { Ok(Location::Local) } else { Zone::load(name).map(Location::Zone) }
+        if name == "Local" {
+            Ok(Location::Local)
+        } else {
+            Zone::load(name).map(Location::Zone)
+        }
     }
 
     /// The name reported by `cron.parse`: `None` for Local, else the zone name.
@@ -111,7 +137,13 @@ pub(crate) struct OffsetCache<'a> {
 impl<'a> OffsetCache<'a> {
     /// A fresh cache over `zone`.
     pub(crate) fn new(zone: &'a Zone) -> Self {
-        OffsetCache { tz: &zone.tz, utc: zone.utc, lo: 1, hi: 0, off: 0 }
+        OffsetCache {
+            tz: &zone.tz,
+            utc: zone.utc,
+            lo: 1,
+            hi: 0,
+            off: 0,
+        }
     }
 
     /// Offset in seconds at Unix second `t`.
@@ -123,9 +155,14 @@ impl<'a> OffsetCache<'a> {
             return self.off;
         }
         let c = t.clamp(TS_MIN + 1, TS_MAX - 1);
-        let Ok(ts) = Timestamp::from_second(c) else { return 0 };
+        let Ok(ts) = Timestamp::from_second(c) else {
+            return 0;
+        };
         self.off = self.tz.to_offset(ts).seconds();
-        self.lo = match Timestamp::from_second(c + 1).ok().and_then(|n| self.tz.preceding(n).next()) {
+        self.lo = match Timestamp::from_second(c + 1)
+            .ok()
+            .and_then(|n| self.tz.preceding(n).next())
+        {
             Some(tr) => tr.timestamp().as_second(),
             None => i64::MIN,
         };
@@ -174,7 +211,9 @@ pub fn parse_rfc3339(s: &str) -> Option<(i64, u32)> {
     let b = s.as_bytes();
     let num = |i: usize, n: usize| -> Option<i64> {
         let part = b.get(i..i + n)?;
-        part.iter().try_fold(0i64, |acc, &c| c.is_ascii_digit().then(|| acc * 10 + i64::from(c - b'0')))
+        part.iter().try_fold(0i64, |acc, &c| {
+            c.is_ascii_digit().then(|| acc * 10 + i64::from(c - b'0'))
+        })
     };
     let year = num(0, 4)?;
     if b.get(4) != Some(&b'-') || b.get(7) != Some(&b'-') || b.get(10) != Some(&b'T') {
@@ -240,7 +279,10 @@ fn days_in_month(y: i64, m: u32) -> u32 {
 /// Formats Unix second `t` as RFC 3339 in UTC (`2026-06-21T10:00:00Z`).
 pub fn format_utc(t: i64) -> String {
     let f = civil::fields_of_local(t);
-    format!("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", f.year, f.month, f.day, f.hour, f.minute, f.second)
+    format!(
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z",
+        f.year, f.month, f.day, f.hour, f.minute, f.second
+    )
 }
 
 #[cfg(test)]
@@ -252,9 +294,18 @@ mod tests {
         assert_eq!(Zone::load("").unwrap().name(), "UTC");
         assert_eq!(Zone::load("UTC").unwrap().name(), "UTC");
         assert_eq!(Zone::load("Asia/Shanghai").unwrap().name(), "Asia/Shanghai");
-        assert_eq!(Zone::load("asia/shanghai").unwrap_err().kind, UNKNOWN_LOCATION);
-        assert_eq!(Zone::load("Mars/Olympus").unwrap_err().kind, UNKNOWN_LOCATION);
-        assert_eq!(Zone::load("../etc/passwd").unwrap_err().kind, UNKNOWN_LOCATION);
+        assert_eq!(
+            Zone::load("asia/shanghai").unwrap_err().kind,
+            UNKNOWN_LOCATION
+        );
+        assert_eq!(
+            Zone::load("Mars/Olympus").unwrap_err().kind,
+            UNKNOWN_LOCATION
+        );
+        assert_eq!(
+            Zone::load("../etc/passwd").unwrap_err().kind,
+            UNKNOWN_LOCATION
+        );
         assert_eq!(Location::load("Local").unwrap(), Location::Local);
     }
 
@@ -263,24 +314,45 @@ mod tests {
         let ny = Zone::load("America/New_York").unwrap();
         let mut c = OffsetCache::new(&ny);
         // 2026-03-08 02:30 does not exist in New York: Go gives 01:30 EST = 06:30Z.
-        assert_eq!(format_utc(c.date(2026, 3, 8, 2, 30, 0)), "2026-03-08T06:30:00Z");
+        assert_eq!(
+            format_utc(c.date(2026, 3, 8, 2, 30, 0)),
+            "2026-03-08T06:30:00Z"
+        );
         // 2026-11-01 01:30 happens twice: Go gives the first (EDT) one, 05:30Z.
-        assert_eq!(format_utc(c.date(2026, 11, 1, 1, 30, 0)), "2026-11-01T05:30:00Z");
+        assert_eq!(
+            format_utc(c.date(2026, 11, 1, 1, 30, 0)),
+            "2026-11-01T05:30:00Z"
+        );
         let berlin = Zone::load("Europe/Berlin").unwrap();
         let mut c = OffsetCache::new(&berlin);
         // 2026-03-29 02:30 does not exist in Berlin: Go gives 03:30 CEST = 01:30Z.
-        assert_eq!(format_utc(c.date(2026, 3, 29, 2, 30, 0)), "2026-03-29T01:30:00Z");
+        assert_eq!(
+            format_utc(c.date(2026, 3, 29, 2, 30, 0)),
+            "2026-03-29T01:30:00Z"
+        );
         let london = Zone::load("Europe/London").unwrap();
         let mut c = OffsetCache::new(&london);
         // 2026-10-25 01:30 happens twice in London: Go picks the second (GMT) one.
-        assert_eq!(format_utc(c.date(2026, 10, 25, 1, 30, 0)), "2026-10-25T01:30:00Z");
+        assert_eq!(
+            format_utc(c.date(2026, 10, 25, 1, 30, 0)),
+            "2026-10-25T01:30:00Z"
+        );
     }
 
     #[test]
     fn rfc3339_like_go() {
-        assert_eq!(parse_rfc3339("2026-06-21T10:00:00Z"), Some((1_782_036_000, 0)));
-        assert_eq!(parse_rfc3339("2026-06-21T18:00:00+08:00"), Some((1_782_036_000, 0)));
-        assert_eq!(parse_rfc3339("2026-06-21T10:00:00.5Z"), Some((1_782_036_000, 500_000_000)));
+        assert_eq!(
+            parse_rfc3339("2026-06-21T10:00:00Z"),
+            Some((1_782_036_000, 0))
+        );
+        assert_eq!(
+            parse_rfc3339("2026-06-21T18:00:00+08:00"),
+            Some((1_782_036_000, 0))
+        );
+        assert_eq!(
+            parse_rfc3339("2026-06-21T10:00:00.5Z"),
+            Some((1_782_036_000, 500_000_000))
+        );
         assert_eq!(parse_rfc3339("2026-02-30T10:00:00Z"), None);
         assert_eq!(parse_rfc3339("2026-06-21 10:00:00Z"), None);
         assert_eq!(parse_rfc3339("2026-06-21T10:00:00z"), None);

@@ -1,0 +1,26 @@
+"""Type stubs of ``kruise_core`` (re-exports of the native module)."""
+
+from ._kruise_core import (
+    HAS_EXPRESSION as HAS_EXPRESSION,
+    Expression as Expression,
+    KruiseError as KruiseError,
+    __version__ as __version__,
+    call as call,
+    call_json as call_json,
+    fn_ids as fn_ids,
+    matches as matches,
+)
+
+from . import rollout as rollout
+
+__all__ = [
+    "HAS_EXPRESSION",
+    "Expression",
+    "KruiseError",
+    "__version__",
+    "call",
+    "call_json",
+    "fn_ids",
+    "matches",
+    "rollout",
+]
