@@ -25,6 +25,7 @@ from ._kruise_core import (
 )
 
 from . import rollout
+from . import pub_budget
 
 __all__ = [
     "HAS_EXPRESSION",
@@ -35,5 +36,6 @@ __all__ = [
     "call_json",
     "fn_ids",
     "matches",
+    "pub_budget",
     "rollout",
 ]

@@ -12,6 +12,7 @@ from ._kruise_core import (
 )
 
 from . import rollout as rollout
+from . import pub_budget as pub_budget
 
 __all__ = [
     "HAS_EXPRESSION",
@@ -22,5 +23,6 @@ __all__ = [
     "call_json",
     "fn_ids",
     "matches",
+    "pub_budget",
     "rollout",
 ]
