@@ -27,7 +27,7 @@ from ._kruise_core import (
     matches,
 )
 
-from . import allocation, rollout
+from . import allocation, api, pub_budget, rollout
 
 __all__ = [
     "HAS_EXPRESSION",
@@ -36,9 +36,11 @@ __all__ = [
     "Schedule",
     "__version__",
     "allocation",
+    "api",
     "call",
     "call_json",
     "fn_ids",
     "matches",
+    "pub_budget",
     "rollout",
 ]

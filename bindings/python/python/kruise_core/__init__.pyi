@@ -14,6 +14,7 @@ from ._kruise_core import (
 
 from . import allocation as allocation
 from . import rollout as rollout
+from . import pub_budget as pub_budget
 
 __all__ = [
     "HAS_EXPRESSION",
@@ -26,5 +27,6 @@ __all__ = [
     "call_json",
     "fn_ids",
     "matches",
+    "pub_budget",
     "rollout",
 ]
