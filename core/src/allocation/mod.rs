@@ -105,7 +105,7 @@ fn parse_replicas_handler(input: &Value) -> Result<Value> {
 #[derive(Deserialize)]
 struct NextIn {
     spec: UdSpec,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "types::null_as_default")]
     subsets: BTreeMap<String, Workload>,
 }
 
@@ -150,7 +150,7 @@ struct AllocateIn {
     current_revision: String,
     #[serde(default)]
     updated_revision: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "types::null_as_default")]
     subsets: BTreeMap<String, Workload>,
     now: String,
 }
@@ -211,7 +211,7 @@ struct SubsetStatusIn {
     schedule_strategy: ScheduleStrategy,
     #[serde(default)]
     subset_status: Option<SubsetStatus>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "types::null_as_default")]
     subset: Workload,
     #[serde(default)]
     updated_revision: String,
