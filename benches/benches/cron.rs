@@ -1,3 +1,4 @@
+#![allow(missing_docs)] // criterion_group! generates undocumented public items
 //! Criterion benchmarks of the cron family: `Schedule::parse` and one `Schedule::next_in` call, for
 //! the common schedules, without a zone (UTC) and with Asia/Shanghai and America/New_York.
 //!

@@ -88,7 +88,7 @@ pub fn scale_str(s: &str, total: i64, round_up: bool, flavour: Flavour) -> Resul
 pub fn go_float_to_int(f: f64) -> i64 {
     // 2^63 is exactly representable; everything in [-2^63, 2^63) converts exactly after truncation.
     const TWO_63: f64 = 9_223_372_036_854_775_808.0;
-    if f.is_nan() || f >= TWO_63 || f < -TWO_63 { i64::MIN } else { f as i64 }
+    if f.is_nan() || !(-TWO_63..TWO_63).contains(&f) { i64::MIN } else { f as i64 }
 }
 
 /// Scales a percentage held as a number (the already-parsed body of a string) the way every

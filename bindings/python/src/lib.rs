@@ -10,6 +10,7 @@
 
 #![deny(missing_docs)]
 
+mod cron;
 mod errors;
 mod resources;
 mod rollout;
@@ -96,5 +97,6 @@ fn _kruise_core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(matches, m)?)?;
     m.add_class::<resources::Expression>()?;
     m.add_function(wrap_pyfunction!(rollout::scale_int_or_percent, m)?)?;
+    m.add_class::<cron::Schedule>()?;
     Ok(())
 }

@@ -12,7 +12,10 @@ fn flavour(mode: &str) -> Result<Flavour, kcore::Error> {
         "scaled" => Ok(Flavour::Scaled),
         "legacy" => Ok(Flavour::Legacy),
         "kruise" => Ok(Flavour::Kruise),
-        _ => Err(kcore::Error::invalid_input("mode", format!("{mode:?} is not one of scaled, legacy, kruise"))),
+        _ => Err(kcore::Error::invalid_input(
+            "mode",
+            format!("{mode:?} is not one of scaled, legacy, kruise"),
+        )),
     }
 }
 
@@ -30,18 +33,41 @@ pub(crate) fn scale_int_or_percent(
     mode: &str,
 ) -> PyResult<i64> {
     let f = flavour(mode).map_err(|e| to_py_err(py, &e))?;
-    let with_field = |e: kcore::Error| to_py_err(py, &kcore::Error { field: Some("value".into()), ..e });
+    let with_field = |e: kcore::Error| {
+        to_py_err(
+            py,
+            &kcore::Error {
+                field: Some("value".into()),
+                ..e
+            },
+        )
+    };
     if value.is_none() {
-        return Err(with_field(kcore::Error::new("nil_value", "nil value for IntOrString")));
+        return Err(with_field(kcore::Error::new(
+            "nil_value",
+            "nil value for IntOrString",
+        )));
     }
     if value.is_instance_of::<PyString>() {
-        let s: &str = value.extract()?;
-        return kcore::intstr::scale_str(s, total, round_up, f).map_err(with_field);
+        let s: String = value.extract()?;
+        return kcore::intstr::scale_str(&s, total, round_up, f).map_err(with_field);
     }
     if value.is_instance_of::<PyInt>() && !value.is_instance_of::<PyBool>() {
-        let i: i64 = value.extract().map_err(|_| with_field(kcore::Error::invalid_input("value", "integer out of range")))?;
-        let i = i32::try_from(i).map_err(|_| with_field(kcore::Error::invalid_input("value", "integer outside int32")))?;
-        return IntOrPercent::Int(i).scale(total, round_up, f).map_err(with_field);
+        let i: i64 = value.extract().map_err(|_| {
+            with_field(kcore::Error::invalid_input("value", "integer out of range"))
+        })?;
+        let i = i32::try_from(i).map_err(|_| {
+            with_field(kcore::Error::invalid_input(
+                "value",
+                "integer outside int32",
+            ))
+        })?;
+        return IntOrPercent::Int(i)
+            .scale(total, round_up, f)
+            .map_err(with_field);
     }
-    Err(with_field(kcore::Error::invalid_input("value", "expected an int, a str or None")))
+    Err(with_field(kcore::Error::invalid_input(
+        "value",
+        "expected an int, a str or None",
+    )))
 }

@@ -26,18 +26,17 @@ fn not_convertible(e: &kruise_core::Error) -> bool {
 }
 
 fn convert_doc(doc: Value, to: &str, lenient: bool) -> Result<Value, CliError> {
-    if let Value::Object(m) = &doc {
-        if m.get("kind").and_then(Value::as_str) == Some("List") {
-            if let Some(Value::Array(items)) = m.get("items") {
-                let items = items
-                    .iter()
-                    .map(|i| convert_doc(i.clone(), to, true))
-                    .collect::<Result<Vec<_>, _>>()?;
-                let mut m = m.clone();
-                m.insert("items".into(), Value::Array(items));
-                return Ok(Value::Object(m));
-            }
-        }
+    if let Value::Object(m) = &doc
+        && m.get("kind").and_then(Value::as_str) == Some("List")
+        && let Some(Value::Array(items)) = m.get("items")
+    {
+        let items = items
+            .iter()
+            .map(|i| convert_doc(i.clone(), to, true))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut m = m.clone();
+        m.insert("items".into(), Value::Array(items));
+        return Ok(Value::Object(m));
     }
     match convert_one(&doc, to) {
         Ok(v) => Ok(v),

@@ -143,21 +143,21 @@ fn pull_job(spec: &mut Obj, path: &str, image_pull_policy: bool) -> Result<()> {
 
 fn cronjob(spec: &mut Obj) -> Result<()> {
     let mut has_ilpj = false;
-    if let Some(Value::Object(t)) = spec.get_mut("template") {
-        if let Some(Value::Object(ilpj)) = t.get_mut("imageListPullJobTemplate") {
-            has_ilpj = true;
-            let p = "object.spec.template.imageListPullJobTemplate.spec";
-            let js = ensure_obj(
-                ilpj,
-                "spec",
-                "object.spec.template.imageListPullJobTemplate",
-            )?;
-            let cp = ensure_obj(js, "completionPolicy", p)?;
-            if str_at(cp, "type", p)?.unwrap_or("").is_empty() {
-                cp.insert("type".into(), s("Always"));
-                pull_policy(js, p)?;
-                default_empty(js, "imagePullPolicy", s("IfNotPresent"));
-            }
+    if let Some(Value::Object(t)) = spec.get_mut("template")
+        && let Some(Value::Object(ilpj)) = t.get_mut("imageListPullJobTemplate")
+    {
+        has_ilpj = true;
+        let p = "object.spec.template.imageListPullJobTemplate.spec";
+        let js = ensure_obj(
+            ilpj,
+            "spec",
+            "object.spec.template.imageListPullJobTemplate",
+        )?;
+        let cp = ensure_obj(js, "completionPolicy", p)?;
+        if str_at(cp, "type", p)?.unwrap_or("").is_empty() {
+            cp.insert("type".into(), s("Always"));
+            pull_policy(js, p)?;
+            default_empty(js, "imagePullPolicy", s("IfNotPresent"));
         }
     }
     default_empty(
@@ -273,10 +273,10 @@ fn sidecarset(spec: &mut Obj) -> Result<()> {
             default_empty(m, "patchPolicy", s("Retain"));
         }
     }
-    if let Some(Value::Object(inj)) = spec.get_mut("injectionStrategy") {
-        if let Some(Value::Object(rev)) = inj.get_mut("revision") {
-            default_empty(rev, "policy", s("Always"));
-        }
+    if let Some(Value::Object(inj)) = spec.get_mut("injectionStrategy")
+        && let Some(Value::Object(rev)) = inj.get_mut("revision")
+    {
+        default_empty(rev, "policy", s("Always"));
     }
     Ok(())
 }

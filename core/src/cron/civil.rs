@@ -51,6 +51,16 @@ pub(crate) fn civil_from_days(z: i64) -> (i64, u32, u32) {
     (y, m, d)
 }
 
+/// Days in month `m` (1-12) of year `y`.
+pub(crate) fn days_in_month(y: i64, m: u32) -> u32 {
+    match m {
+        2 if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
 /// Wall-clock fields of local seconds `local`.
 pub(crate) fn fields_of_local(local: i64) -> Fields {
     let days = local.div_euclid(DAY);

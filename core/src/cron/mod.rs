@@ -28,6 +28,9 @@ mod tests;
 
 pub use decide::{DecideInput, Decision, decide};
 pub use defaults::defaults;
+pub use handlers::describe;
+/// The instant type of the typed API (re-exported from jiff).
+pub use jiff::Timestamp;
 pub use job_state::{JobState, job_state};
 pub use parser::kinds;
 pub use prune::prune;

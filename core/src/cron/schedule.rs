@@ -4,7 +4,7 @@
 //! `next` allocates nothing: the schedule is five `u64` bit masks plus a borrowed zone, and offset
 //! lookups go through a stack-held cache.
 
-use super::civil::Fields;
+use super::civil::{self, Fields};
 use super::zone::{Location, OffsetCache, Zone};
 use crate::error::Result;
 use jiff::Timestamp;
@@ -172,17 +172,63 @@ pub fn effective_schedule(schedule: &str, time_zone: Option<&str>) -> String {
     }
 }
 
-/// A cursor over one zone: the current instant and its wall-clock fields.
+/// A cursor over one zone: the current instant and its wall-clock fields (the civil date is
+/// recomputed only when the local day changes).
 struct Cursor<'c, 'z> {
     cache: &'c mut OffsetCache<'z>,
     t: i64,
     f: Fields,
+    day: i64,
 }
 
 impl Cursor<'_, '_> {
     fn set(&mut self, t: i64) {
         self.t = t;
-        self.f = self.cache.fields(t);
+        let local = t + i64::from(self.cache.offset(t));
+        let day = local.div_euclid(civil::DAY);
+        let sod = local.rem_euclid(civil::DAY);
+        if day != self.day {
+            let (year, month, d) = civil::civil_from_days(day);
+            self.f.year = year;
+            self.f.month = month;
+            self.f.day = d;
+            self.f.weekday = (day + 4).rem_euclid(7) as u32;
+            self.day = day;
+        }
+        self.f.hour = (sod / 3600) as u32;
+        self.f.minute = (sod / 60 % 60) as u32;
+        self.f.second = (sod % 60) as u32;
+    }
+
+    /// The day loop's step (Go `AddDate(0, 0, 1)` plus robfig's DST fix-up), several days at once
+    /// while the zone offset stays constant: then each single step lands on the same wall time one
+    /// day later, so the first matching day (or the 1st of the next month) is reached directly.
+    fn next_day(&mut self, s: &SpecFields) {
+        if self.f.hour == 0 {
+            let dim = civil::days_in_month(self.f.year, self.f.month);
+            let mut k = 1u32;
+            let mut wd = (self.f.weekday + 1) % 7;
+            while self.f.day + k <= dim && !s.day_matches(self.f.day + k, wd) {
+                k += 1;
+                wd = (wd + 1) % 7;
+            }
+            let target = self.t + i64::from(k) * civil::DAY;
+            // Margin of a day: Go's Date looks the offset up at the wall time read as UTC.
+            if target.saturating_add(civil::DAY) < self.cache.stable_until() {
+                self.set(target);
+                return;
+            }
+        }
+        self.add_date(0, 1);
+        let h = i64::from(self.f.hour);
+        if h != 0 {
+            let t = if h > 12 {
+                self.t + (24 - h) * 3600
+            } else {
+                self.t - h * 3600
+            };
+            self.set(t);
+        }
     }
 
     /// Go's `t.AddDate(0, months, days)`: same wall clock, calendar shift, `time.Date` resolution.
@@ -231,7 +277,13 @@ impl Cursor<'_, '_> {
 fn walk(s: &SpecFields, after: i64, cache: &mut OffsetCache<'_>) -> Option<i64> {
     let start = after.checked_add(1)?;
     let f = cache.fields(start);
-    let mut c = Cursor { cache, t: start, f };
+    let day = (start + i64::from(cache.offset(start))).div_euclid(civil::DAY);
+    let mut c = Cursor {
+        cache,
+        t: start,
+        f,
+        day,
+    };
     let year_limit = c.f.year + 5;
     let mut added = false;
     let mut steps = 0u32;
@@ -268,16 +320,7 @@ fn walk(s: &SpecFields, after: i64, cache: &mut OffsetCache<'_>) -> Option<i64> 
                     .date(c.f.year, i64::from(c.f.month), i64::from(c.f.day), 0, 0, 0);
                 c.set(t);
             }
-            c.add_date(0, 1);
-            let h = i64::from(c.f.hour);
-            if h != 0 {
-                let t = if h > 12 {
-                    c.t + (24 - h) * 3600
-                } else {
-                    c.t - h * 3600
-                };
-                c.set(t);
-            }
+            c.next_day(s);
             if c.f.day == 1 {
                 continue 'wrap;
             }

@@ -8,17 +8,68 @@ use super::civil::{self, Fields};
 use crate::error::{Error, Result};
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
+use std::sync::Arc;
 
 /// Error kind for a zone name Go cannot load.
 pub const UNKNOWN_LOCATION: &str = "unknown_location";
 
 /// A loaded time zone: UTC (Go's `""`/`"UTC"`) or an IANA zone from the bundled tz database.
 ///
-/// Cloning is cheap (a reference count); offset lookups never allocate.
+/// Cloning is cheap (reference counts); offset lookups never allocate. Loading a zone precomputes
+/// its offset changes for 1900-2200 into a table, so lookups are a binary search.
 #[derive(Debug, Clone)]
 pub struct Zone {
     tz: TimeZone,
     utc: bool,
+    table: Option<Arc<Table>>,
+}
+
+/// Offset changes of a zone over `[from, until)`: `starts[i]` is when `offsets[i]` begins.
+#[derive(Debug)]
+struct Table {
+    starts: Box<[i64]>,
+    offsets: Box<[i32]>,
+    until: i64,
+}
+
+/// The table covers 1900-01-01T00:00:00Z ..
+const TABLE_FROM: i64 = -2_208_988_800;
+/// .. 2200-01-01T00:00:00Z; outside it offsets come straight from jiff.
+const TABLE_UNTIL: i64 = 7_258_118_400;
+
+impl Table {
+    fn build(tz: &TimeZone) -> Option<Table> {
+        let from = Timestamp::from_second(TABLE_FROM).ok()?;
+        let mut starts = vec![TABLE_FROM];
+        let mut offsets = vec![tz.to_offset(from).seconds()];
+        for tr in tz.following(from) {
+            let at = tr.timestamp().as_second();
+            if at >= TABLE_UNTIL || starts.len() > 100_000 {
+                break;
+            }
+            let off = tr.offset().seconds();
+            if offsets.last() != Some(&off) {
+                starts.push(at);
+                offsets.push(off);
+            }
+        }
+        Some(Table {
+            starts: starts.into(),
+            offsets: offsets.into(),
+            until: TABLE_UNTIL,
+        })
+    }
+
+    /// `(offset, interval start, interval end)` for `t` within the table.
+    fn lookup(&self, t: i64) -> Option<(i32, i64, i64)> {
+        if t < TABLE_FROM || t >= self.until {
+            return None;
+        }
+        let i = self.starts.partition_point(|&s| s <= t).checked_sub(1)?;
+        let lo = *self.starts.get(i)?;
+        let hi = self.starts.get(i + 1).copied().unwrap_or(self.until);
+        Some((*self.offsets.get(i)?, lo, hi))
+    }
 }
 
 impl PartialEq for Zone {
@@ -33,6 +84,7 @@ impl Zone {
         Zone {
             tz: TimeZone::UTC,
             utc: true,
+            table: None,
         }
     }
 
@@ -52,7 +104,7 @@ impl Zone {
             return Err(bad());
         }
         match jiff::tz::db().get(name) {
-            Ok(tz) if tz.iana_name() == Some(name) => Ok(Zone { tz, utc: false }),
+            Ok(tz) if tz.iana_name() == Some(name) => Ok(Zone::from_tz(tz)),
             _ => Err(bad()),
         }
     }
@@ -63,11 +115,20 @@ impl Zone {
     /// Errors: `unknown_location` when the data is not valid TZif.
     pub fn from_tzif(name: &str, data: &[u8]) -> Result<Zone> {
         match TimeZone::tzif(name, data) {
-            Ok(tz) => Ok(Zone { tz, utc: false }),
+            Ok(tz) => Ok(Zone::from_tz(tz)),
             Err(e) => Err(Error::new(
                 UNKNOWN_LOCATION,
                 format!("time zone {name:?}: {e}"),
             )),
+        }
+    }
+
+    fn from_tz(tz: TimeZone) -> Zone {
+        let table = Table::build(&tz).map(Arc::new);
+        Zone {
+            tz,
+            utc: false,
+            table,
         }
     }
 
@@ -128,6 +189,7 @@ const TS_MAX: i64 = 253_402_207_200;
 /// repeated lookups in the same interval cost two comparisons. Borrowed, never allocates.
 pub(crate) struct OffsetCache<'a> {
     tz: &'a TimeZone,
+    table: Option<&'a Table>,
     utc: bool,
     lo: i64,
     hi: i64,
@@ -139,6 +201,7 @@ impl<'a> OffsetCache<'a> {
     pub(crate) fn new(zone: &'a Zone) -> Self {
         OffsetCache {
             tz: &zone.tz,
+            table: zone.table.as_deref(),
             utc: zone.utc,
             lo: 1,
             hi: 0,
@@ -153,6 +216,10 @@ impl<'a> OffsetCache<'a> {
         }
         if self.lo <= t && t < self.hi {
             return self.off;
+        }
+        if let Some((off, lo, hi)) = self.table.and_then(|tb| tb.lookup(t)) {
+            (self.off, self.lo, self.hi) = (off, lo, hi);
+            return off;
         }
         let c = t.clamp(TS_MIN + 1, TS_MAX - 1);
         let Ok(ts) = Timestamp::from_second(c) else {
@@ -259,21 +326,12 @@ pub fn parse_rfc3339(s: &str) -> Option<(i64, u32)> {
     if !(1..=12).contains(&month) || hour > 23 || minute > 59 || second > 59 {
         return None;
     }
-    let dim = days_in_month(year, month as u32);
+    let dim = civil::days_in_month(year, month as u32);
     if day < 1 || day > i64::from(dim) {
         return None;
     }
     let local = civil::local_of_civil(year, month, day, hour, minute, second);
     Some((local - offset, nanos))
-}
-
-fn days_in_month(y: i64, m: u32) -> u32 {
-    match m {
-        2 if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    }
 }
 
 /// Formats Unix second `t` as RFC 3339 in UTC (`2026-06-21T10:00:00Z`).

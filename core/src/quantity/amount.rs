@@ -70,7 +70,11 @@ pub fn digits(x: &BigInt) -> u64 {
 /// Go's `big.Int.Int64()`: low 64 bits of `|x|`, negated when `x < 0`.
 pub fn go_big_int64(x: &BigInt) -> i64 {
     let low = x.magnitude().iter_u64_digits().next().unwrap_or(0) as i64;
-    if x.sign() == Sign::Minus { low.wrapping_neg() } else { low }
+    if x.sign() == Sign::Minus {
+        low.wrapping_neg()
+    } else {
+        low
+    }
 }
 
 /// apimachinery `positiveScaleInt64`: `base * 10^scale`, `None` on int64 overflow. A scale
@@ -101,7 +105,11 @@ pub fn negative_scale(base: i64, scale: i32) -> (i64, bool) {
     let d = 10i64.pow(scale as u32);
     let q = base / d;
     let frac = base % d != 0;
-    if frac { (q + base.signum(), false) } else { (q, true) }
+    if frac {
+        (q + base.signum(), false)
+    } else {
+        (q, true)
+    }
 }
 
 /// Removes factors of `base` from `value` (apimachinery `removeInt64Factors`).
@@ -139,7 +147,10 @@ impl Amount {
     /// The value as inf.Dec (apimachinery `AsDec`).
     pub fn to_dec(&self) -> Dec {
         match self {
-            Amount::Int { value, scale } => Dec { unscaled: BigInt::from(*value), scale: scale.wrapping_neg() },
+            Amount::Int { value, scale } => Dec {
+                unscaled: BigInt::from(*value),
+                scale: scale.wrapping_neg(),
+            },
             Amount::Dec(d) => (**d).clone(),
         }
     }
@@ -187,13 +198,21 @@ impl Amount {
                 None => false,
             }
         } else if a.1 > b.1 {
-            let Some(c) = positive_scale(a.0, a.1.wrapping_sub(b.1)) else { return false };
-            let Some(c) = c.checked_add(b.0) else { return false };
+            let Some(c) = positive_scale(a.0, a.1.wrapping_sub(b.1)) else {
+                return false;
+            };
+            let Some(c) = c.checked_add(b.0) else {
+                return false;
+            };
             *a = (c, b.1);
             true
         } else {
-            let Some(c) = positive_scale(b.0, b.1.wrapping_sub(a.1)) else { return false };
-            let Some(c) = a.0.checked_add(c) else { return false };
+            let Some(c) = positive_scale(b.0, b.1.wrapping_sub(a.1)) else {
+                return false;
+            };
+            let Some(c) = a.0.checked_add(c) else {
+                return false;
+            };
             a.0 = c;
             true
         }
@@ -202,10 +221,20 @@ impl Amount {
     /// Adds `y` exactly; int64 first, decimal when that overflows (apimachinery `Quantity.Add`
     /// without the format rule). Errors only when the exact decimal would be absurdly long.
     pub fn add(&mut self, y: &Amount) -> Result<(), Overflow> {
-        if let (Amount::Int { value, scale }, Amount::Int { value: bv, scale: bs }) = (&*self, y) {
+        if let (
+            Amount::Int { value, scale },
+            Amount::Int {
+                value: bv,
+                scale: bs,
+            },
+        ) = (&*self, y)
+        {
             let mut a = (*value, *scale);
             if Amount::int_add(&mut a, (*bv, *bs)) {
-                *self = Amount::Int { value: a.0, scale: a.1 };
+                *self = Amount::Int {
+                    value: a.0,
+                    scale: a.1,
+                };
                 return Ok(());
             }
         }
@@ -232,7 +261,17 @@ impl Amount {
 
     /// Exact comparison of the values.
     pub fn cmp_value(&self, other: &Amount) -> Ordering {
-        if let (Amount::Int { value: a, scale: sa }, Amount::Int { value: b, scale: sb }) = (self, other) {
+        if let (
+            Amount::Int {
+                value: a,
+                scale: sa,
+            },
+            Amount::Int {
+                value: b,
+                scale: sb,
+            },
+        ) = (self, other)
+        {
             if let Some(o) = cmp_small(*a, *sa, *b, *sb) {
                 return o;
             }
@@ -261,7 +300,11 @@ fn cmp_small(a: i64, sa: i32, b: i64, sb: i32) -> Option<Ordering> {
         return None;
     }
     let p = 10i128.pow(diff.unsigned_abs() as u32);
-    let (x, y) = if diff >= 0 { (a as i128 * p, b as i128) } else { (a as i128, b as i128 * p) };
+    let (x, y) = if diff >= 0 {
+        (a as i128 * p, b as i128)
+    } else {
+        (a as i128, b as i128 * p)
+    };
     Some(x.cmp(&y))
 }
 
@@ -285,26 +328,43 @@ pub fn cmp_big(a: &BigInt, ae: i64, b: &BigInt, be: i64) -> Ordering {
         // Same order of magnitude: the exponent gap is bounded by the digit counts.
         let diff = (ae - be).unsigned_abs();
         let p = num_traits::pow(BigInt::from(10u8), diff as usize);
-        if ae >= be { (a.abs() * p).cmp(&b.abs()) } else { a.abs().cmp(&(b.abs() * p)) }
+        if ae >= be {
+            (a.abs() * p).cmp(&b.abs())
+        } else {
+            a.abs().cmp(&(b.abs() * p))
+        }
     };
-    if sa == Sign::Minus { mag.reverse() } else { mag }
+    if sa == Sign::Minus {
+        mag.reverse()
+    } else {
+        mag
+    }
 }
 
 /// inf.Dec `Add`: the result has the larger scale.
 pub fn dec_add(x: &Dec, y: &Dec) -> Result<Dec, Overflow> {
     if x.scale == y.scale {
-        return Ok(Dec { unscaled: &x.unscaled + &y.unscaled, scale: x.scale });
+        return Ok(Dec {
+            unscaled: &x.unscaled + &y.unscaled,
+            scale: x.scale,
+        });
     }
     let (hi, lo) = if x.scale > y.scale { (x, y) } else { (y, x) };
     let diff = (hi.scale as i64 - lo.scale as i64) as u64;
     if lo.unscaled.is_zero() {
-        return Ok(Dec { unscaled: hi.unscaled.clone(), scale: hi.scale });
+        return Ok(Dec {
+            unscaled: hi.unscaled.clone(),
+            scale: hi.scale,
+        });
     }
     if diff + digits(&lo.unscaled) > MAX_DIGITS {
         return Err(Overflow);
     }
     let up = &lo.unscaled * pow10(diff)?;
-    Ok(Dec { unscaled: &hi.unscaled + up, scale: hi.scale })
+    Ok(Dec {
+        unscaled: &hi.unscaled + up,
+        scale: hi.scale,
+    })
 }
 
 /// apimachinery `scaledValue(unscaled, scale, newScale)` (value in units of `10^-new_scale`,
@@ -346,28 +406,71 @@ pub fn dec_round_up(x: &Dec, s: i32) -> Result<(Dec, bool), Overflow> {
     if x.scale <= s {
         let diff = (s as i64 - x.scale as i64) as u64;
         if x.unscaled.is_zero() {
-            return Ok((Dec { unscaled: BigInt::zero(), scale: s }, true));
+            return Ok((
+                Dec {
+                    unscaled: BigInt::zero(),
+                    scale: s,
+                },
+                true,
+            ));
         }
         if diff + digits(&x.unscaled) > MAX_DIGITS {
             return Err(Overflow);
         }
-        return Ok((Dec { unscaled: &x.unscaled * pow10(diff)?, scale: s }, true));
+        return Ok((
+            Dec {
+                unscaled: &x.unscaled * pow10(diff)?,
+                scale: s,
+            },
+            true,
+        ));
     }
     let diff = (x.scale as i64 - s as i64) as u64;
     if x.unscaled.is_zero() {
-        return Ok((Dec { unscaled: BigInt::zero(), scale: s }, true));
+        return Ok((
+            Dec {
+                unscaled: BigInt::zero(),
+                scale: s,
+            },
+            true,
+        ));
     }
     if diff > digits(&x.unscaled) {
-        let one = if x.unscaled.is_negative() { BigInt::from(-1) } else { BigInt::from(1) };
-        return Ok((Dec { unscaled: one, scale: s }, false));
+        let one = if x.unscaled.is_negative() {
+            BigInt::from(-1)
+        } else {
+            BigInt::from(1)
+        };
+        return Ok((
+            Dec {
+                unscaled: one,
+                scale: s,
+            },
+            false,
+        ));
     }
     let d = pow10(diff)?;
     let (q, r) = (&x.unscaled / &d, &x.unscaled % &d);
     if r.is_zero() {
-        Ok((Dec { unscaled: q, scale: s }, true))
+        Ok((
+            Dec {
+                unscaled: q,
+                scale: s,
+            },
+            true,
+        ))
     } else {
-        let q = if x.unscaled.is_negative() { q - 1 } else { q + 1 };
-        Ok((Dec { unscaled: q, scale: s }, false))
+        let q = if x.unscaled.is_negative() {
+            q - 1
+        } else {
+            q + 1
+        };
+        Ok((
+            Dec {
+                unscaled: q,
+                scale: s,
+            },
+            false,
+        ))
     }
 }
-

@@ -71,7 +71,9 @@ impl QuantityError {
             QuantityError::Format => {
                 "a quantity must be a signed decimal number followed by an optional suffix of the form [eEinumkKMGTP]*[-+]?[0-9]*"
             }
-            QuantityError::Suffix => "the suffix is not one of n u m k M G T P E Ki Mi Gi Ti Pi Ei or e<integer>",
+            QuantityError::Suffix => {
+                "the suffix is not one of n u m k M G T P E Ki Mi Gi Ti Pi Ei or e<integer>"
+            }
             QuantityError::Numeric => "the numeric part of the quantity has no digits",
             QuantityError::TooLarge => "the quantity's exponent is too large to represent exactly",
         }
@@ -87,7 +89,11 @@ impl QuantityError {
 
     /// As a kruise-core [`Error`] about `field`, quoting the text.
     pub fn to_error(self, field: &str, text: &str) -> Error {
-        Error::at(self.kind(), field, format_args!("{text:?} is not a valid quantity: {}", self.reason()))
+        Error::at(
+            self.kind(),
+            field,
+            format_args!("{text:?} is not a valid quantity: {}", self.reason()),
+        )
     }
 }
 
@@ -118,16 +124,31 @@ impl PartialEq for Quantity<'_> {
 
 impl Quantity<'static> {
     /// The zero quantity with no format (`resource.Quantity{}`): prints `0`.
-    pub const ZERO: Quantity<'static> = Quantity { amount: Amount::ZERO, format: Format::Empty, text: None };
+    pub const ZERO: Quantity<'static> = Quantity {
+        amount: Amount::ZERO,
+        format: Format::Empty,
+        text: None,
+    };
 
     /// `resource.NewMilliQuantity(millis, format)`.
     pub fn from_milli(millis: i64, format: Format) -> Self {
-        Quantity { amount: Amount::Int { value: millis, scale: -3 }, format, text: None }
+        Quantity {
+            amount: Amount::Int {
+                value: millis,
+                scale: -3,
+            },
+            format,
+            text: None,
+        }
     }
 
     /// `resource.NewQuantity(value, format)`.
     pub fn from_i64(value: i64, format: Format) -> Self {
-        Quantity { amount: Amount::Int { value, scale: 0 }, format, text: None }
+        Quantity {
+            amount: Amount::Int { value, scale: 0 },
+            format,
+            text: None,
+        }
     }
 }
 
@@ -151,12 +172,39 @@ impl<'a> Quantity<'a> {
 
     /// This quantity with owned retained text.
     pub fn into_owned(self) -> Quantity<'static> {
-        Quantity { amount: self.amount, format: self.format, text: self.text.map(|t| Cow::Owned(t.into_owned())) }
+        Quantity {
+            amount: self.amount,
+            format: self.format,
+            text: self.text.map(|t| Cow::Owned(t.into_owned())),
+        }
     }
 
     /// A copy borrowing this quantity's retained text (no allocation for int64-sized values).
     pub fn reborrow(&self) -> Quantity<'_> {
-        Quantity { amount: self.amount.clone(), format: self.format, text: self.text.as_deref().map(Cow::Borrowed) }
+        Quantity {
+            amount: self.amount.clone(),
+            format: self.format,
+            text: self.text.as_deref().map(Cow::Borrowed),
+        }
+    }
+
+    /// This value without retained text (no allocation).
+    pub fn without_text(self) -> Quantity<'static> {
+        Quantity {
+            amount: self.amount,
+            format: self.format,
+            text: None,
+        }
+    }
+
+    /// This value with `text` as its retained text (`None` drops it). The caller vouches that
+    /// the text denotes this value.
+    pub(crate) fn with_text<'b>(self, text: Option<&'b str>) -> Quantity<'b> {
+        Quantity {
+            amount: self.amount,
+            format: self.format,
+            text: text.map(Cow::Borrowed),
+        }
     }
 
     /// The format.
@@ -194,7 +242,9 @@ impl<'a> Quantity<'a> {
         if self.amount.is_zero() {
             self.format = y.format;
         }
-        self.amount.add(&y.amount).map_err(|_| QuantityError::TooLarge)
+        self.amount
+            .add(&y.amount)
+            .map_err(|_| QuantityError::TooLarge)
     }
 
     /// Subtracts `y` exactly (adds its negation; format rule as [`Quantity::add`]).
@@ -220,7 +270,10 @@ impl<'a> Quantity<'a> {
     /// apimachinery `SetMilli`: value := `millis / 1000`, format kept, text dropped.
     pub fn set_milli(&mut self, millis: i64) {
         self.text = None;
-        self.amount = Amount::Int { value: millis, scale: -3 };
+        self.amount = Amount::Int {
+            value: millis,
+            scale: -3,
+        };
     }
 
     /// The canonical string, ignoring any retained text.

@@ -37,14 +37,26 @@ fn split(s: &str) -> Result<Parts<'_>, QuantityError> {
         pos += 1;
     }
     if pos >= end {
-        return Ok(Parts { positive, value: "0", num: "0", denom: "", suffix: "" });
+        return Ok(Parts {
+            positive,
+            value: "0",
+            num: "0",
+            denom: "",
+            suffix: "",
+        });
     }
     let start = pos;
     while pos < end && b[pos].is_ascii_digit() {
         pos += 1;
     }
     if pos >= end {
-        return Ok(Parts { positive, value: s, num: &s[start..], denom: "", suffix: "" });
+        return Ok(Parts {
+            positive,
+            value: s,
+            num: &s[start..],
+            denom: "",
+            suffix: "",
+        });
     }
     let num = if pos == start { "0" } else { &s[start..pos] };
     let mut denom = "";
@@ -55,7 +67,13 @@ fn split(s: &str) -> Result<Parts<'_>, QuantityError> {
             pos += 1;
         }
         if pos >= end {
-            return Ok(Parts { positive, value: s, num, denom: &s[ds..], suffix: "" });
+            return Ok(Parts {
+                positive,
+                value: s,
+                num,
+                denom: &s[ds..],
+                suffix: "",
+            });
         }
         denom = &s[ds..pos];
     }
@@ -65,7 +83,13 @@ fn split(s: &str) -> Result<Parts<'_>, QuantityError> {
         pos += 1;
     }
     if pos >= end {
-        return Ok(Parts { positive, value, num, denom, suffix: &s[suffix_start..] });
+        return Ok(Parts {
+            positive,
+            value,
+            num,
+            denom,
+            suffix: &s[suffix_start..],
+        });
     }
     if b[pos] == b'-' || b[pos] == b'+' {
         pos += 1;
@@ -74,7 +98,13 @@ fn split(s: &str) -> Result<Parts<'_>, QuantityError> {
         pos += 1;
     }
     if pos >= end {
-        return Ok(Parts { positive, value, num, denom, suffix: &s[suffix_start..] });
+        return Ok(Parts {
+            positive,
+            value,
+            num,
+            denom,
+            suffix: &s[suffix_start..],
+        });
     }
     Err(QuantityError::Format)
 }
@@ -144,7 +174,11 @@ pub fn parse(s: &str) -> Result<Quantity<'_>, QuantityError> {
         return Err(QuantityError::Empty);
     }
     if s == "0" {
-        return Ok(Quantity { amount: Amount::ZERO, format: Format::DecimalSI, text: Some(Cow::Borrowed(s)) });
+        return Ok(Quantity {
+            amount: Amount::ZERO,
+            format: Format::DecimalSI,
+            text: Some(Cow::Borrowed(s)),
+        });
     }
     let p = split(s)?;
     let (base, exponent, format) = interpret(p.suffix).ok_or(QuantityError::Suffix)?;
@@ -178,7 +212,10 @@ pub fn parse(s: &str) -> Result<Quantity<'_>, QuantityError> {
                 if !p.positive {
                     result = -result;
                 }
-                let amount = Amount::Int { value: result, scale };
+                let amount = Amount::Int {
+                    value: result,
+                    scale,
+                };
                 let retained = match format {
                     Format::BinarySI => exponent % 10 == 0 && value & 0x07 != 0,
                     _ => {
@@ -188,8 +225,16 @@ pub fn parse(s: &str) -> Result<Quantity<'_>, QuantityError> {
                         scale % 3 == 0 && !zeros && first != b'0'
                     }
                 };
-                let text = if retained { Some(Cow::Borrowed(s)) } else { None };
-                return Ok(Quantity { amount, format, text });
+                let text = if retained {
+                    Some(Cow::Borrowed(s))
+                } else {
+                    None
+                };
+                return Ok(Quantity {
+                    amount,
+                    format,
+                    text,
+                });
             }
         }
     }
@@ -229,18 +274,29 @@ pub fn parse(s: &str) -> Result<Quantity<'_>, QuantityError> {
     if format == Format::BinarySI {
         // Cap at 2^63-1 (as a scale-0 decimal), switch values below 1 to DecimalSI.
         let max = BigInt::from(i64::MAX);
-        if super::amount::cmp_big(&unscaled, -(dscale as i64), &max, 0) == std::cmp::Ordering::Greater {
+        if super::amount::cmp_big(&unscaled, -(dscale as i64), &max, 0)
+            == std::cmp::Ordering::Greater
+        {
             unscaled = max;
             dscale = 0;
         }
-        if super::amount::cmp_big(&unscaled, -(dscale as i64), &BigInt::from(1), 0) == std::cmp::Ordering::Less {
+        if super::amount::cmp_big(&unscaled, -(dscale as i64), &BigInt::from(1), 0)
+            == std::cmp::Ordering::Less
+        {
             format = Format::DecimalSI;
         }
     }
     if negative {
         unscaled = -unscaled;
     }
-    Ok(Quantity { amount: Amount::Dec(Box::new(Dec { unscaled, scale: dscale })), format, text: None })
+    Ok(Quantity {
+        amount: Amount::Dec(Box::new(Dec {
+            unscaled,
+            scale: dscale,
+        })),
+        format,
+        text: None,
+    })
 }
 
 /// inf.Dec `SetString`: optional leading sign, digits with at most one `.`, at least one digit.

@@ -1,7 +1,10 @@
 //! Canonical printing (apimachinery `Quantity.String` / `CanonicalizeBytes`, `AsCanonicalBytes`,
 //! `AsCanonicalBase1024Bytes`, `suffixer.construct`).
 
-use super::amount::{Amount, Dec, dec_round_up, negative_scale, positive_scale, remove_big_factors, remove_i64_factors};
+use super::amount::{
+    Amount, Dec, dec_round_up, negative_scale, positive_scale, remove_big_factors,
+    remove_i64_factors,
+};
 use super::{Format, Quantity};
 use num_bigint::BigInt;
 use num_traits::Zero;
@@ -33,9 +36,17 @@ pub fn write_canonical<W: Write>(q: &Quantity<'_>, out: &mut W) -> fmt::Result {
     match format {
         Format::DecimalExponent | Format::DecimalSI => {}
         Format::BinarySI => {
-            let lo = Amount::Int { value: -1024, scale: 0 };
-            let hi = Amount::Int { value: 1024, scale: 0 };
-            if q.amount.cmp_value(&lo) == Ordering::Greater && q.amount.cmp_value(&hi) == Ordering::Less {
+            let lo = Amount::Int {
+                value: -1024,
+                scale: 0,
+            };
+            let hi = Amount::Int {
+                value: 1024,
+                scale: 0,
+            };
+            if q.amount.cmp_value(&lo) == Ordering::Greater
+                && q.amount.cmp_value(&hi) == Ordering::Less
+            {
                 format = Format::DecimalSI;
             } else {
                 match as_scale0(&q.amount) {
@@ -137,14 +148,20 @@ fn canonical_base10(a: &Amount) -> (Number, i32) {
 /// `AsCanonicalBase1024Bytes` of an integral amount: mantissa and power of 1024.
 fn canonical_base1024(a: &Amount) -> (Number, i32) {
     if let Amount::Int { value, scale } = a {
-        let v = if *scale <= 0 { Some(*value) } else { positive_scale(*value, *scale) };
+        let v = if *scale <= 0 {
+            Some(*value)
+        } else {
+            positive_scale(*value, *scale)
+        };
         if let Some(v) = v {
             let (amount, exponent) = remove_i64_factors(v, 1024);
             return (Number::Small(amount), exponent);
         }
     }
     let d = a.to_dec();
-    let r = dec_round_up(&d, 0).map(|(r, _)| r.unscaled).unwrap_or_else(|_| BigInt::zero());
+    let r = dec_round_up(&d, 0)
+        .map(|(r, _)| r.unscaled)
+        .unwrap_or_else(|_| BigInt::zero());
     let (amount, exponent) = remove_big_factors(&r, 1024);
     (Number::Big(amount), exponent)
 }

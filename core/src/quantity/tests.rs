@@ -32,7 +32,11 @@ const PARSE_TABLE: &[(&str, Option<&str>, i64)] = &[
     ("0.1n", Some("1n"), 1),
     ("-0.1n", Some("-1n"), 1),
     ("1.0000000001", Some("1000000001n"), 1001),
-    ("123456789012345678901234567890", Some("123456789012345678901234567890"), 8982045596877734992),
+    (
+        "123456789012345678901234567890",
+        Some("123456789012345678901234567890"),
+        8982045596877734992,
+    ),
     ("1e30", Some("1e30"), 0),
     ("8Ei", Some("9223372036854775807"), -1000),
     ("4Ei", Some("4Ei"), 0),
@@ -61,9 +65,17 @@ const PARSE_TABLE: &[(&str, Option<&str>, i64)] = &[
     ("1.", Some("1."), 1000),
     ("  1", None, 0),
     ("1E5", Some("100e3"), 100000000),
-    ("12345678901234567890m", Some("12345678901234567890m"), -6101065172474983726),
+    (
+        "12345678901234567890m",
+        Some("12345678901234567890m"),
+        -6101065172474983726,
+    ),
     ("0.000000000000000000001", Some("1n"), 1),
-    ("-12345678901234567890123", Some("-12345678901234567890123"), -6432227781342),
+    (
+        "-12345678901234567890123",
+        Some("-12345678901234567890123"),
+        -6432227781342,
+    ),
     ("1e-10", Some("1e-9"), 1),
     ("7Ki", Some("7Ki"), 7168000),
     ("8Ki", Some("8Ki"), 8192000),
@@ -97,17 +109,29 @@ fn parse_errors_have_reasons() {
     assert_eq!(Quantity::parse("1e3m").unwrap_err(), QuantityError::Format);
     assert_eq!(Quantity::parse("1mi").unwrap_err(), QuantityError::Suffix);
     assert_eq!(Quantity::parse("").unwrap_err(), QuantityError::Empty);
-    assert_eq!(Quantity::parse(".e-20").unwrap_err(), QuantityError::Numeric);
-    assert_eq!(Quantity::parse("1e3m").unwrap_err().kind(), "invalid_quantity");
+    assert_eq!(
+        Quantity::parse(".e-20").unwrap_err(),
+        QuantityError::Numeric
+    );
+    assert_eq!(
+        Quantity::parse("1e3m").unwrap_err().kind(),
+        "invalid_quantity"
+    );
 }
 
 #[test]
 fn huge_exponents_do_not_hang() {
     // Kubernetes would build a 2^31-digit number here; we refuse.
-    assert_eq!(Quantity::parse("1e2147483648").unwrap_err(), QuantityError::TooLarge);
+    assert_eq!(
+        Quantity::parse("1e2147483648").unwrap_err(),
+        QuantityError::TooLarge
+    );
     let mut q = Quantity::parse("1e2000000000").unwrap();
     assert_eq!(q.to_string(), "100e1999999998");
-    assert_eq!(q.add(&Quantity::parse("1").unwrap()).unwrap_err(), QuantityError::TooLarge);
+    assert_eq!(
+        q.add(&Quantity::parse("1").unwrap()).unwrap_err(),
+        QuantityError::TooLarge
+    );
 }
 
 #[test]
@@ -123,7 +147,8 @@ fn add_sub_format_rules() {
     assert_eq!(b.to_string(), "-900m");
     // int64 overflow falls back to exact decimals.
     let mut c = Quantity::parse("9223372036854775807").unwrap();
-    c.add(&Quantity::parse("9223372036854775807").unwrap()).unwrap();
+    c.add(&Quantity::parse("9223372036854775807").unwrap())
+        .unwrap();
     assert_eq!(c.to_string(), "18446744073709551614");
 }
 
@@ -135,8 +160,14 @@ fn compare_is_exact() {
     let c = Quantity::parse("1073741824001m").unwrap();
     assert_eq!(a.cmp_value(&c), Ordering::Less);
     let big = Quantity::parse("123456789012345678901234567890").unwrap();
-    assert_eq!(big.cmp_value(&Quantity::parse("1e29").unwrap()), Ordering::Greater);
-    assert_eq!(big.cmp_value(&Quantity::parse("1e30").unwrap()), Ordering::Less);
+    assert_eq!(
+        big.cmp_value(&Quantity::parse("1e29").unwrap()),
+        Ordering::Greater
+    );
+    assert_eq!(
+        big.cmp_value(&Quantity::parse("1e30").unwrap()),
+        Ordering::Less
+    );
 }
 
 #[test]

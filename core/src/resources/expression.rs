@@ -1,10 +1,13 @@
 //! [`Expression`]: compile once, evaluate many times (OpenKruise `pkg/util/calculator`,
 //! `calculator.go` + the semantic actions of `calculator.y`).
 
-use super::compile::{Lint, Op, Program, SyntaxError, compile};
+use super::compile::{
+    Emit, Lint, Op, Program, QuantityLit, Sink, SyntaxError, compile, drive, var_name,
+};
 use super::number::write_go_g;
 use crate::error::{Error, Result};
 use crate::quantity::{Format, QUANTITY_OUT_OF_RANGE, Quantity, QuantityError, go_f64_to_i64};
+use std::cell::Cell;
 use std::cmp::Ordering;
 use std::fmt;
 
@@ -88,20 +91,20 @@ pub struct Expression {
 }
 
 /// The single "last error wins" slot of the reference calculator (`Calculator.lastError`);
-/// holds only indices so recording an error does not allocate.
+/// holds only source spans so recording an error does not allocate.
 #[derive(Debug, Clone, Copy)]
 enum Recorded {
-    InvalidQuantity(u32),
-    Undefined(u32),
-    UnknownFunction(u32),
-    ArgCount(u32),
+    InvalidQuantity(usize, usize),
+    Undefined(usize, usize),
+    UnknownFunction(usize, usize),
+    ArgCount(usize, usize),
     QuantityTimesQuantity,
     DivisionByQuantity,
     DivisionByZero,
     OutOfRange,
 }
 
-const INLINE: usize = 16;
+const INLINE: usize = 8;
 
 /// Value stack: inline for ordinary expressions, spilling to the heap only when deeper than
 /// [`INLINE`].
@@ -113,7 +116,11 @@ struct Stack<'a> {
 
 impl<'a> Stack<'a> {
     fn new() -> Self {
-        Stack { inline: [const { None }; INLINE], len: 0, spill: Vec::new() }
+        Stack {
+            inline: [const { None }; INLINE],
+            len: 0,
+            spill: Vec::new(),
+        }
     }
     fn push(&mut self, v: Option<Value<'a>>) {
         if self.len < INLINE {
@@ -128,7 +135,11 @@ impl<'a> Stack<'a> {
             return None;
         }
         self.len -= 1;
-        if self.len < INLINE { self.inline[self.len].take() } else { self.spill.pop().flatten() }
+        if self.len < INLINE {
+            self.inline[self.len].take()
+        } else {
+            self.spill.pop().flatten()
+        }
     }
 }
 
@@ -165,7 +176,11 @@ impl Expression {
     pub fn compile_unchecked(src: &str) -> Expression {
         let prog = compile(src.as_bytes());
         let has_vars = prog.ops.iter().any(|op| matches!(op, Op::Var(_)));
-        Expression { src: src.into(), prog, has_vars }
+        Expression {
+            src: src.into(),
+            prog,
+            has_vars,
+        }
     }
 
     /// Strict compile: like [`Expression::compile`], but also rejects every syntax error
@@ -184,7 +199,11 @@ impl Expression {
             } else {
                 "is out of float64 range; the reference reads it as +Inf (or 0 with %)"
             };
-            return Err(Error::at(kind::SUSPICIOUS_NUMBER, "expr", format_args!("{:?} at byte {} {what}", l.token, l.offset)));
+            return Err(Error::at(
+                kind::SUSPICIOUS_NUMBER,
+                "expr",
+                format_args!("{:?} at byte {} {what}", l.token, l.offset),
+            ));
         }
         Ok(e)
     }
@@ -214,150 +233,334 @@ impl Expression {
     /// name with upper-case letters can never match, as in the reference).
     ///
     /// Returns the final value (quantity or number). Does not allocate for int64-sized
-    /// quantities and expressions up to 16 values deep (the result may borrow text from `self`
+    /// quantities and expressions up to 8 values deep (the result may borrow text from `self`
     /// and `vars`).
     ///
-    /// Errors: `invalid_quantity` for a variable whose quantity text does not parse (field
-    /// `variables.<name>`), then the calculator's kinds: the recorded error (last one wins) or
+    /// Errors: `invalid_quantity` for a referenced variable whose quantity text does not parse
+    /// (field `variables.<name>`), then the calculator's kinds: the recorded error (last one wins) or
     /// `syntax_error`; `negative_result` for a final value below zero.
     pub fn eval<'a>(&'a self, vars: &[(&str, Var<'a>)]) -> Result<Value<'a>> {
-        for (name, v) in vars {
-            if let Var::Quantity(s) = v {
-                if let Err(e) = Quantity::parse(s) {
-                    return Err(e.to_error(&format!("variables.{name}"), s));
-                }
-            }
-        }
-        let lookup = |name: &str| match vars.iter().find(|(k, _)| *k == name) {
-            Some((_, Var::Number(n))) => Some(Value::Number(*n)),
-            Some((_, Var::Quantity(s))) => Quantity::parse(s).ok().map(Value::Quantity),
-            None => None,
-        };
-        self.finish(self.run(lookup))
+        let bad = Cell::new(None);
+        let outcome = self.run(|name: &str| lookup_var(vars, name, &bad));
+        check_bad(&bad)?;
+        finish(&self.src, self.prog.syntax_error, outcome)
     }
 
     /// Like [`Expression::eval`] with variables already holding values (e.g. an aggregated
-    /// quantity that has no text, or the format-less zero quantity). Does not allocate.
+    /// quantity that has no text, or the format-less zero quantity). Does not allocate when the
+    /// values' text is borrowed.
     pub fn eval_values<'a>(&'a self, vars: &[(&str, Value<'a>)]) -> Result<Value<'a>> {
-        let lookup = |name: &str| vars.iter().find(|(k, _)| *k == name).map(|(_, v)| v.clone());
-        self.finish(self.run(lookup))
-    }
-
-    /// Turns the run's value and error slot into the outcome (`calculator.go` `Parse`).
-    fn finish<'a>(&self, (value, recorded): (Option<Value<'a>>, Option<Recorded>)) -> Result<Value<'a>> {
-        if let Some(se) = self.prog.syntax_error {
-            return Err(match recorded {
-                Some(r) => self.build_error(r),
-                None => Error::new(kind::SYNTAX_ERROR, syntax_message(se)),
-            });
-        }
-        let Some(value) = value else {
-            return Err(match recorded {
-                Some(r) => self.build_error(r),
-                None => Error::new(kind::SYNTAX_ERROR, "no result from parser"),
-            });
-        };
-        let negative = match &value {
-            Value::Quantity(q) => q.signum() < 0,
-            Value::Number(n) => *n < 0.0,
-        };
-        if negative {
-            return Err(Error::new(kind::NEGATIVE_RESULT, format!("calculation result is negative: {value}")));
-        }
-        Ok(value)
+        let outcome = self.run(|name: &str| {
+            vars.iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| v.clone())
+        });
+        finish(&self.src, self.prog.syntax_error, outcome)
     }
 
     /// Evaluates and prints the result (spec section 5): exactly what `resources.eval` returns.
     pub fn eval_to_string(&self, vars: &[(&str, Var<'_>)]) -> Result<String> {
-        self.eval(vars).map(|v| v.to_string())
+        let v = self.eval(vars)?;
+        Ok(print(&v))
     }
 
-    fn build_error(&self, r: Recorded) -> Error {
-        let name = |i: u32| self.prog.names.get(i as usize).map(|s| &**s).unwrap_or("");
-        match r {
-            Recorded::InvalidQuantity(i) => match self.prog.quantities.get(i as usize) {
-                Some((Err(e), text)) => Error::new(e.kind(), format!("{text:?} is not a valid quantity: {}", e.reason())),
-                _ => Error::new(kind::INVALID_QUANTITY, "invalid quantity"),
-            },
-            Recorded::Undefined(i) => Error::new(kind::UNDEFINED_VARIABLE, format!("undefined variable: {}", name(i))),
-            Recorded::UnknownFunction(i) => Error::new(kind::UNKNOWN_FUNCTION, format!("unknown function: {}", name(i))),
-            Recorded::ArgCount(i) => Error::new(
-                kind::WRONG_ARGUMENT_COUNT,
-                format!("{} function requires exactly 2 arguments, got 1", name(i).to_ascii_lowercase()),
-            ),
-            Recorded::QuantityTimesQuantity => {
-                Error::new(kind::QUANTITY_TIMES_QUANTITY, "multiplication of two quantities")
-            }
-            Recorded::DivisionByQuantity => Error::new(kind::DIVISION_BY_QUANTITY, "division by quantity"),
-            Recorded::DivisionByZero => Error::new(kind::DIVISION_BY_ZERO, "division by zero"),
-            Recorded::OutOfRange => Error::new(QUANTITY_OUT_OF_RANGE, QuantityError::TooLarge.reason()),
-        }
+    /// Parses and evaluates `src` in one pass, without building an [`Expression`]: each
+    /// reduction is evaluated as the parser makes it, exactly as the reference does. Same
+    /// result and errors as `Expression::compile_unchecked(src).eval(vars)`; no heap allocation
+    /// for ordinary expressions (operator and value stacks are inline).
+    pub fn eval_once<'a>(src: &'a str, vars: &[(&str, Var<'a>)]) -> Result<Value<'a>> {
+        let bad = Cell::new(None);
+        let mut sink = DirectSink {
+            src,
+            m: Machine::new(),
+            lookup: |name: &str| lookup_var(vars, name, &bad),
+        };
+        let se = drive(src.as_bytes(), &mut sink);
+        check_bad(&bad)?;
+        finish(src, se, sink.m.result())
+    }
+
+    /// [`Expression::eval_once`] with variables holding values.
+    pub fn eval_once_values<'a>(src: &'a str, vars: &[(&str, Value<'a>)]) -> Result<Value<'a>> {
+        let lookup = |name: &str| {
+            vars.iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| v.clone())
+        };
+        let mut sink = DirectSink {
+            src,
+            m: Machine::new(),
+            lookup,
+        };
+        let se = drive(src.as_bytes(), &mut sink);
+        finish(src, se, sink.m.result())
+    }
+
+    /// [`Expression::eval_once`] and print (what `resources.eval` returns).
+    pub fn eval_once_to_string(src: &str, vars: &[(&str, Var<'_>)]) -> Result<String> {
+        let v = Expression::eval_once(src, vars)?;
+        Ok(print(&v))
     }
 
     /// Runs the postfix program: every construct is evaluated, a failing one yields "no value"
     /// and overwrites the error slot.
-    fn run<'a, F: Fn(&str) -> Option<Value<'a>>>(&'a self, lookup: F) -> (Option<Value<'a>>, Option<Recorded>) {
-        let mut st = Stack::new();
-        let mut err: Option<Recorded> = None;
+    fn run<'a, F: Fn(&str) -> Option<Value<'a>>>(
+        &'a self,
+        lookup: F,
+    ) -> (Option<Value<'a>>, Option<Recorded>) {
+        let mut m = Machine::new();
         for op in self.prog.ops.iter() {
-            let v = match *op {
-                Op::Num(n) => Some(Value::Number(n)),
+            match *op {
+                Op::Num(n) => m.push(Some(Value::Number(n))),
                 Op::Qty(i) => match self.prog.quantities.get(i as usize) {
-                    Some((Ok(q), _)) => Some(Value::Quantity(q.reborrow())),
-                    _ => {
-                        err = Some(Recorded::InvalidQuantity(i));
-                        None
+                    Some(QuantityLit {
+                        value: Ok(q),
+                        retained,
+                        span,
+                    }) => {
+                        let text = if *retained {
+                            self.src.get(span.0..span.1)
+                        } else {
+                            None
+                        };
+                        m.push(Some(Value::Quantity(q.reborrow().with_text(text))))
                     }
+                    Some(QuantityLit { span, .. }) => {
+                        m.fail(Recorded::InvalidQuantity(span.0, span.1))
+                    }
+                    None => m.push(None),
                 },
-                Op::Var(i) => {
-                    let name = self.prog.names.get(i as usize).map(|s| &**s).unwrap_or("");
-                    let v = lookup(name);
-                    if v.is_none() {
-                        err = Some(Recorded::Undefined(i));
-                    }
-                    v
-                }
-                Op::Neg => st.pop().map(|v| match v {
-                    Value::Number(n) => Value::Number(-n),
-                    Value::Quantity(mut q) => {
-                        q.neg();
-                        Value::Quantity(q)
-                    }
-                }),
-                Op::Add | Op::Sub | Op::Mul | Op::Div => {
-                    let r = st.pop();
-                    let l = st.pop();
-                    match (l, r) {
-                        (Some(l), Some(r)) => binary(*op, l, r, &mut err),
-                        _ => None,
-                    }
-                }
+                Op::Var(i) => match self.prog.names.get(i as usize) {
+                    Some(n) => match lookup(n.text(&self.src)) {
+                        Some(v) => m.push(Some(v)),
+                        None => m.fail(Recorded::Undefined(n.span.0, n.span.1)),
+                    },
+                    None => m.push(None),
+                },
                 Op::Call { name, argc } => {
-                    let (a, b) = if argc == 2 {
-                        let b = st.pop();
-                        (st.pop(), b)
-                    } else {
-                        (st.pop(), None)
+                    let (text, span) = match self.prog.names.get(name as usize) {
+                        Some(n) => (n.text(&self.src), n.span),
+                        None => ("", (0, 0)),
                     };
-                    let fname = self.prog.names.get(name as usize).map(|s| &**s).unwrap_or("");
-                    let is_max = fname.eq_ignore_ascii_case("max");
-                    if !is_max && !fname.eq_ignore_ascii_case("min") {
-                        err = Some(Recorded::UnknownFunction(name));
-                        None
-                    } else if argc != 2 {
-                        err = Some(Recorded::ArgCount(name));
-                        None
-                    } else {
-                        match (a, b) {
-                            (Some(a), Some(b)) => Some(max_min(is_max, a, b)),
-                            _ => None,
-                        }
-                    }
+                    m.call(text, span, argc)
                 }
-            };
-            st.push(v);
+                op => m.op(op),
+            }
         }
-        (st.pop(), err)
+        m.result()
+    }
+}
+
+/// Prints a value (spec section 5) into a fresh string.
+fn print(v: &Value<'_>) -> String {
+    use std::fmt::Write;
+    let mut s = String::with_capacity(24);
+    let _ = write!(s, "{v}");
+    s
+}
+
+/// Looks a `Var` up; a quantity text that does not parse is remembered in `bad`.
+fn lookup_var<'a, 'n>(
+    vars: &'n [(&'n str, Var<'a>)],
+    name: &str,
+    bad: &Cell<Option<(&'n str, &'a str)>>,
+) -> Option<Value<'a>> {
+    match vars.iter().find(|(k, _)| *k == name) {
+        Some((_, Var::Number(n))) => Some(Value::Number(*n)),
+        Some((k, Var::Quantity(s))) => match Quantity::parse(s) {
+            Ok(q) => Some(Value::Quantity(q)),
+            Err(_) => {
+                bad.set(Some((k, s)));
+                None
+            }
+        },
+        None => None,
+    }
+}
+
+/// A referenced variable whose text is not a quantity: an input error.
+fn check_bad(bad: &Cell<Option<(&str, &str)>>) -> Result<()> {
+    match bad.get() {
+        Some((name, text)) => {
+            let e = Quantity::parse(text).err().unwrap_or(QuantityError::Format);
+            Err(e.to_error(&format!("variables.{name}"), text))
+        }
+        None => Ok(()),
+    }
+}
+
+/// Turns the value and error slot into the outcome (`calculator.go` `Parse`).
+fn finish<'a>(
+    src: &str,
+    se: Option<SyntaxError>,
+    (value, recorded): (Option<Value<'a>>, Option<Recorded>),
+) -> Result<Value<'a>> {
+    if let Some(se) = se {
+        return Err(match recorded {
+            Some(r) => build_error(src, r),
+            None => Error::new(kind::SYNTAX_ERROR, syntax_message(se)),
+        });
+    }
+    let Some(value) = value else {
+        return Err(match recorded {
+            Some(r) => build_error(src, r),
+            None => Error::new(kind::SYNTAX_ERROR, "no result from parser"),
+        });
+    };
+    let negative = match &value {
+        Value::Quantity(q) => q.signum() < 0,
+        Value::Number(n) => *n < 0.0,
+    };
+    if negative {
+        return Err(Error::new(
+            kind::NEGATIVE_RESULT,
+            format!("calculation result is negative: {value}"),
+        ));
+    }
+    Ok(value)
+}
+
+fn build_error(src: &str, r: Recorded) -> Error {
+    let raw = |a: usize, b: usize| {
+        String::from_utf8_lossy(src.as_bytes().get(a..b).unwrap_or(&[])).into_owned()
+    };
+    match r {
+        Recorded::InvalidQuantity(a, b) => {
+            let text = raw(a, b);
+            let e = Quantity::parse(&text)
+                .err()
+                .unwrap_or(QuantityError::Format);
+            Error::new(
+                e.kind(),
+                format!("{text:?} is not a valid quantity: {}", e.reason()),
+            )
+        }
+        Recorded::Undefined(a, b) => Error::new(
+            kind::UNDEFINED_VARIABLE,
+            format!("undefined variable: {}", var_name(raw(a, b).as_bytes())),
+        ),
+        Recorded::UnknownFunction(a, b) => Error::new(
+            kind::UNKNOWN_FUNCTION,
+            format!("unknown function: {}", raw(a, b)),
+        ),
+        Recorded::ArgCount(a, b) => Error::new(
+            kind::WRONG_ARGUMENT_COUNT,
+            format!(
+                "{} function requires exactly 2 arguments, got 1",
+                raw(a, b).to_ascii_lowercase()
+            ),
+        ),
+        Recorded::QuantityTimesQuantity => Error::new(
+            kind::QUANTITY_TIMES_QUANTITY,
+            "multiplication of two quantities",
+        ),
+        Recorded::DivisionByQuantity => {
+            Error::new(kind::DIVISION_BY_QUANTITY, "division by quantity")
+        }
+        Recorded::DivisionByZero => Error::new(kind::DIVISION_BY_ZERO, "division by zero"),
+        Recorded::OutOfRange => Error::new(QUANTITY_OUT_OF_RANGE, QuantityError::TooLarge.reason()),
+    }
+}
+
+/// The evaluation machine shared by compiled and one-pass evaluation: a value stack of
+/// `Option<Value>` ("no value" = None) and the error slot.
+struct Machine<'a> {
+    st: Stack<'a>,
+    err: Option<Recorded>,
+}
+
+impl<'a> Machine<'a> {
+    fn new() -> Self {
+        Machine {
+            st: Stack::new(),
+            err: None,
+        }
+    }
+
+    fn push(&mut self, v: Option<Value<'a>>) {
+        self.st.push(v);
+    }
+
+    /// A construct failed: no value, and the error overwrites the slot.
+    fn fail(&mut self, r: Recorded) {
+        self.err = Some(r);
+        self.st.push(None);
+    }
+
+    /// `+ - * /` or unary minus.
+    fn op(&mut self, op: Op) {
+        let v = if op == Op::Neg {
+            self.st.pop().map(|v| match v {
+                Value::Number(n) => Value::Number(-n),
+                Value::Quantity(mut q) => {
+                    q.neg();
+                    Value::Quantity(q)
+                }
+            })
+        } else {
+            let r = self.st.pop();
+            let l = self.st.pop();
+            match (l, r) {
+                (Some(l), Some(r)) => binary(op, l, r, &mut self.err),
+                _ => None,
+            }
+        };
+        self.st.push(v);
+    }
+
+    /// `callFunc`: the name is checked first, then the argument count, then missing values.
+    fn call(&mut self, name: &str, span: (usize, usize), argc: u8) {
+        let (a, b) = if argc == 2 {
+            let b = self.st.pop();
+            (self.st.pop(), b)
+        } else {
+            (self.st.pop(), None)
+        };
+        let is_max = name.eq_ignore_ascii_case("max");
+        if !is_max && !name.eq_ignore_ascii_case("min") {
+            return self.fail(Recorded::UnknownFunction(span.0, span.1));
+        }
+        if argc != 2 {
+            return self.fail(Recorded::ArgCount(span.0, span.1));
+        }
+        let v = match (a, b) {
+            (Some(a), Some(b)) => Some(max_min(is_max, a, b)),
+            _ => None,
+        };
+        self.st.push(v);
+    }
+
+    fn result(mut self) -> (Option<Value<'a>>, Option<Recorded>) {
+        (self.st.pop(), self.err)
+    }
+}
+
+/// Evaluates reductions as the parser makes them (one-pass evaluation).
+struct DirectSink<'a, F> {
+    src: &'a str,
+    m: Machine<'a>,
+    lookup: F,
+}
+
+impl<'a, F: Fn(&str) -> Option<Value<'a>>> Sink for DirectSink<'a, F> {
+    fn emit(&mut self, e: Emit) {
+        let src: &'a str = self.src;
+        match e {
+            Emit::Num(n) => self.m.push(Some(Value::Number(n))),
+            Emit::Qty(a, b) => match src.get(a..b).map(Quantity::parse) {
+                Some(Ok(q)) => self.m.push(Some(Value::Quantity(q))),
+                _ => self.m.fail(Recorded::InvalidQuantity(a, b)),
+            },
+            Emit::Var(a, b) => {
+                let name = var_name(src.as_bytes().get(a..b).unwrap_or(&[]));
+                match (self.lookup)(&name) {
+                    Some(v) => self.m.push(Some(v)),
+                    None => self.m.fail(Recorded::Undefined(a, b)),
+                }
+            }
+            Emit::Op(op) => self.m.op(op),
+            Emit::Call(a, b, argc) => self.m.call(src.get(a..b).unwrap_or(""), (a, b), argc),
+        }
     }
 }
 
@@ -386,7 +589,8 @@ fn binary<'a>(op: Op, l: Value<'a>, r: Value<'a>, err: &mut Option<Recorded>) ->
                 *err = Some(Recorded::QuantityTimesQuantity);
                 None
             }
-            (Value::Quantity(mut q), Value::Number(n)) | (Value::Number(n), Value::Quantity(mut q)) => {
+            (Value::Quantity(mut q), Value::Number(n))
+            | (Value::Number(n), Value::Quantity(mut q)) => {
                 let m = go_f64_to_i64(q.milli_value() as f64 * n);
                 q.set_milli(m);
                 Some(Value::Quantity(q))
@@ -415,7 +619,13 @@ fn binary<'a>(op: Op, l: Value<'a>, r: Value<'a>, err: &mut Option<Recorded>) ->
 /// `maxFunc` / `minFunc`: ties keep the left operand; a number meeting a quantity is converted
 /// (`NewMilliQuantity(int64(n*1000))`) and the converted value is what may be returned.
 fn max_min<'a>(is_max: bool, a: Value<'a>, b: Value<'a>) -> Value<'a> {
-    let keep_left = |o: Ordering| if is_max { o != Ordering::Less } else { o != Ordering::Greater };
+    let keep_left = |o: Ordering| {
+        if is_max {
+            o != Ordering::Less
+        } else {
+            o != Ordering::Greater
+        }
+    };
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => {
             let left = if is_max { x >= y } else { x <= y };
@@ -424,11 +634,18 @@ fn max_min<'a>(is_max: bool, a: Value<'a>, b: Value<'a>) -> Value<'a> {
         (a, b) => {
             let aq = to_quantity(a);
             let bq = to_quantity(b);
-            if keep_left(aq.cmp_value(&bq)) { Value::Quantity(aq) } else { Value::Quantity(bq) }
+            if keep_left(aq.cmp_value(&bq)) {
+                Value::Quantity(aq)
+            } else {
+                Value::Quantity(bq)
+            }
         }
     }
 }
 
 fn syntax_message(se: SyntaxError) -> String {
-    format!("parse error: syntax error at line {}, col {}", se.line, se.col)
+    format!(
+        "parse error: syntax error at line {}, col {}",
+        se.line, se.col
+    )
 }

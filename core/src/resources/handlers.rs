@@ -1,7 +1,9 @@
 //! JSON handlers of the `resources.*` fn ids (input/expect shapes: spec section 11).
 
 use super::expression::{Expression, Var};
-use super::policy::{self, PodContainers, QuantityText, ResourceRequirements, ResourcesPolicy, Target};
+use super::policy::{
+    self, PodContainers, QuantityText, ResourceRequirements, ResourcesPolicy, Target,
+};
 use super::validate::{self as v, SidecarContainer};
 use crate::error::{Error, Result};
 use crate::quantity::Quantity;
@@ -23,16 +25,26 @@ pub fn eval(input: &Value) -> Result<Value> {
     let mut vars: Vec<(&str, Var<'_>)> = Vec::with_capacity(i.variables.len());
     for (k, val) in &i.variables {
         let var = match val {
-            Value::String(s) => Var::Quantity(s),
-            Value::Number(n) => Var::Number(
-                n.as_f64().ok_or_else(|| Error::invalid_input(format!("variables.{k}"), "number out of range"))?,
-            ),
-            _ => return Err(Error::invalid_input(format!("variables.{k}"), "expected a quantity string or a number")),
+            Value::String(s) => {
+                // The reference receives parsed quantities: an invalid one cannot reach it.
+                Quantity::parse(s).map_err(|e| e.to_error(&format!("variables.{k}"), s))?;
+                Var::Quantity(s)
+            }
+            Value::Number(n) => Var::Number(n.as_f64().ok_or_else(|| {
+                Error::invalid_input(format!("variables.{k}"), "number out of range")
+            })?),
+            _ => {
+                return Err(Error::invalid_input(
+                    format!("variables.{k}"),
+                    "expected a quantity string or a number",
+                ));
+            }
         };
         vars.push((k, var));
     }
-    let e = Expression::compile(&i.expr)?;
-    Ok(Value::String(e.eval_to_string(&vars)?))
+    Ok(Value::String(Expression::eval_once_to_string(
+        &i.expr, &vars,
+    )?))
 }
 
 #[derive(Deserialize)]
@@ -52,7 +64,9 @@ pub fn field(input: &Value) -> Result<Value> {
         None => None,
     };
     let out = policy::evaluate_field(&i.expr, agg.as_ref(), i.is_limit)?;
-    Ok(out.map(|q| Value::String(q.to_string())).unwrap_or(Value::Null))
+    Ok(out
+        .map(|q| Value::String(q.to_string()))
+        .unwrap_or(Value::Null))
 }
 
 #[derive(Deserialize)]
@@ -79,7 +93,11 @@ pub fn aggregate(input: &Value) -> Result<Value> {
         .iter()
         .enumerate()
         .map(|(n, c)| {
-            let c = policy::Container { name: c.name.clone(), restart_policy: None, resources: c.resources.clone() };
+            let c = policy::Container {
+                name: c.name.clone(),
+                restart_policy: None,
+                resources: c.resources.clone(),
+            };
             Target::from_container(&c, &format!("containers[{n}]"))
         })
         .collect::<Result<Vec<_>>>()?;
@@ -99,7 +117,9 @@ struct SidecarIn {
 /// `{limits, requests}` or null without a policy.
 pub fn sidecar(input: &Value) -> Result<Value> {
     let i: SidecarIn = decode(input)?;
-    let Some(p) = &i.resources_policy else { return Ok(Value::Null) };
+    let Some(p) = &i.resources_policy else {
+        return Ok(Value::Null);
+    };
     Ok(policy::apply(p, &i.pod, &i.sidecar_container_names)?.to_json())
 }
 

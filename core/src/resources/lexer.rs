@@ -52,7 +52,8 @@ pub fn is_space(b: u8) -> bool {
 
 /// Go `unicode.IsLetter` for a code point below 0x100.
 pub fn is_letter(b: u8) -> bool {
-    b.is_ascii_alphabetic() || matches!(b, 0xAA | 0xB5 | 0xBA | 0xC0..=0xD6 | 0xD8..=0xF6 | 0xF8..=0xFF)
+    b.is_ascii_alphabetic()
+        || matches!(b, 0xAA | 0xB5 | 0xBA | 0xC0..=0xD6 | 0xD8..=0xF6 | 0xF8..=0xFF)
 }
 
 /// Byte lexer over an expression.
@@ -65,7 +66,10 @@ impl<'a> Lexer<'a> {
     /// A lexer over `src`; everything from the first NUL byte on is ignored.
     pub fn new(src: &'a [u8]) -> Self {
         let end = src.iter().position(|&b| b == 0).unwrap_or(src.len());
-        Lexer { src: &src[..end], pos: 0 }
+        Lexer {
+            src: &src[..end],
+            pos: 0,
+        }
     }
 
     fn peek(&self) -> Option<u8> {
@@ -79,9 +83,17 @@ impl<'a> Lexer<'a> {
         }
         let start = self.pos;
         let Some(b) = self.peek() else {
-            return Token { kind: Tok::End, start, end: start };
+            return Token {
+                kind: Tok::End,
+                start,
+                end: start,
+            };
         };
-        let single = |kind| Token { kind, start, end: start + 1 };
+        let single = |kind| Token {
+            kind,
+            start,
+            end: start + 1,
+        };
         let kind = match b {
             b'+' => Tok::Plus,
             b'-' => Tok::Minus,
@@ -93,14 +105,29 @@ impl<'a> Lexer<'a> {
             b'.' | b'0'..=b'9' => {
                 self.read_number();
                 let text = &self.src[start..self.pos];
-                let kind = if is_quantity(text) { Tok::Quantity } else { Tok::Number };
-                return Token { kind, start, end: self.pos };
+                let kind = if is_quantity(text) {
+                    Tok::Quantity
+                } else {
+                    Tok::Number
+                };
+                return Token {
+                    kind,
+                    start,
+                    end: self.pos,
+                };
             }
             _ if is_letter(b) => {
-                while self.peek().is_some_and(|c| is_letter(c) || c.is_ascii_digit() || c == b'_') {
+                while self
+                    .peek()
+                    .is_some_and(|c| is_letter(c) || c.is_ascii_digit() || c == b'_')
+                {
                     self.pos += 1;
                 }
-                return Token { kind: Tok::Ident, start, end: self.pos };
+                return Token {
+                    kind: Tok::Ident,
+                    start,
+                    end: self.pos,
+                };
             }
             _ => Tok::Unknown,
         };
@@ -173,7 +200,10 @@ pub fn is_quantity(text: &[u8]) -> bool {
     if num_end == 0 {
         return false;
     }
-    matches!(&text[num_end..], b"m" | b"k" | b"M" | b"G" | b"T" | b"P" | b"Ki" | b"Mi" | b"Gi" | b"Ti" | b"Pi")
+    matches!(
+        &text[num_end..],
+        b"m" | b"k" | b"M" | b"G" | b"T" | b"P" | b"Ki" | b"Mi" | b"Gi" | b"Ti" | b"Pi"
+    )
 }
 
 /// Go `utf8.DecodeRune`: the code point and width; an invalid sequence is U+FFFD of width 1.
@@ -186,7 +216,11 @@ fn decode_utf8(b: &[u8]) -> (u32, usize) {
         Some(&c) if (0xF0..=0xF4).contains(&c) => 4,
         _ => return (0xFFFD, 1),
     };
-    match b.get(..n).and_then(|s| std::str::from_utf8(s).ok()).and_then(|s| s.chars().next()) {
+    match b
+        .get(..n)
+        .and_then(|s| std::str::from_utf8(s).ok())
+        .and_then(|s| s.chars().next())
+    {
         Some(ch) => (ch as u32, n),
         None => (0xFFFD, 1),
     }
@@ -195,18 +229,69 @@ fn decode_utf8(b: &[u8]) -> (u32, usize) {
 /// Go `unicode.IsDigit` (category Nd).
 fn is_go_digit(cp: u32) -> bool {
     const ND: &[(u32, u32)] = &[
-        (0x30, 0x39), (0x660, 0x669), (0x6F0, 0x6F9), (0x7C0, 0x7C9), (0x966, 0x96F), (0x9E6, 0x9EF),
-        (0xA66, 0xA6F), (0xAE6, 0xAEF), (0xB66, 0xB6F), (0xBE6, 0xBEF), (0xC66, 0xC6F), (0xCE6, 0xCEF),
-        (0xD66, 0xD6F), (0xDE6, 0xDEF), (0xE50, 0xE59), (0xED0, 0xED9), (0xF20, 0xF29), (0x1040, 0x1049),
-        (0x1090, 0x1099), (0x17E0, 0x17E9), (0x1810, 0x1819), (0x1946, 0x194F), (0x19D0, 0x19D9),
-        (0x1A80, 0x1A89), (0x1A90, 0x1A99), (0x1B50, 0x1B59), (0x1BB0, 0x1BB9), (0x1C40, 0x1C49),
-        (0x1C50, 0x1C59), (0xA620, 0xA629), (0xA8D0, 0xA8D9), (0xA900, 0xA909), (0xA9D0, 0xA9D9),
-        (0xA9F0, 0xA9F9), (0xAA50, 0xAA59), (0xABF0, 0xABF9), (0xFF10, 0xFF19), (0x104A0, 0x104A9),
-        (0x10D30, 0x10D39), (0x11066, 0x1106F), (0x110F0, 0x110F9), (0x11136, 0x1113F), (0x111D0, 0x111D9),
-        (0x112F0, 0x112F9), (0x11450, 0x11459), (0x114D0, 0x114D9), (0x11650, 0x11659), (0x116C0, 0x116C9),
-        (0x11730, 0x11739), (0x118E0, 0x118E9), (0x11950, 0x11959), (0x11C50, 0x11C59), (0x11D50, 0x11D59),
-        (0x11DA0, 0x11DA9), (0x11F50, 0x11F59), (0x16A60, 0x16A69), (0x16AC0, 0x16AC9), (0x16B50, 0x16B59),
-        (0x1D7CE, 0x1D7FF), (0x1E140, 0x1E149), (0x1E2F0, 0x1E2F9), (0x1E4F0, 0x1E4F9), (0x1E950, 0x1E959),
+        (0x30, 0x39),
+        (0x660, 0x669),
+        (0x6F0, 0x6F9),
+        (0x7C0, 0x7C9),
+        (0x966, 0x96F),
+        (0x9E6, 0x9EF),
+        (0xA66, 0xA6F),
+        (0xAE6, 0xAEF),
+        (0xB66, 0xB6F),
+        (0xBE6, 0xBEF),
+        (0xC66, 0xC6F),
+        (0xCE6, 0xCEF),
+        (0xD66, 0xD6F),
+        (0xDE6, 0xDEF),
+        (0xE50, 0xE59),
+        (0xED0, 0xED9),
+        (0xF20, 0xF29),
+        (0x1040, 0x1049),
+        (0x1090, 0x1099),
+        (0x17E0, 0x17E9),
+        (0x1810, 0x1819),
+        (0x1946, 0x194F),
+        (0x19D0, 0x19D9),
+        (0x1A80, 0x1A89),
+        (0x1A90, 0x1A99),
+        (0x1B50, 0x1B59),
+        (0x1BB0, 0x1BB9),
+        (0x1C40, 0x1C49),
+        (0x1C50, 0x1C59),
+        (0xA620, 0xA629),
+        (0xA8D0, 0xA8D9),
+        (0xA900, 0xA909),
+        (0xA9D0, 0xA9D9),
+        (0xA9F0, 0xA9F9),
+        (0xAA50, 0xAA59),
+        (0xABF0, 0xABF9),
+        (0xFF10, 0xFF19),
+        (0x104A0, 0x104A9),
+        (0x10D30, 0x10D39),
+        (0x11066, 0x1106F),
+        (0x110F0, 0x110F9),
+        (0x11136, 0x1113F),
+        (0x111D0, 0x111D9),
+        (0x112F0, 0x112F9),
+        (0x11450, 0x11459),
+        (0x114D0, 0x114D9),
+        (0x11650, 0x11659),
+        (0x116C0, 0x116C9),
+        (0x11730, 0x11739),
+        (0x118E0, 0x118E9),
+        (0x11950, 0x11959),
+        (0x11C50, 0x11C59),
+        (0x11D50, 0x11D59),
+        (0x11DA0, 0x11DA9),
+        (0x11F50, 0x11F59),
+        (0x16A60, 0x16A69),
+        (0x16AC0, 0x16AC9),
+        (0x16B50, 0x16B59),
+        (0x1D7CE, 0x1D7FF),
+        (0x1E140, 0x1E149),
+        (0x1E2F0, 0x1E2F9),
+        (0x1E4F0, 0x1E4F9),
+        (0x1E950, 0x1E959),
         (0x1FBF0, 0x1FBF9),
     ];
     ND.iter().any(|&(lo, hi)| (lo..=hi).contains(&cp))
@@ -231,10 +316,21 @@ mod tests {
     #[test]
     fn numeric_tokens_classify_like_the_reference() {
         for (s, k) in [
-            ("1K", Tok::Number), ("100n", Tok::Number), ("5u", Tok::Number), ("1E", Tok::Number),
-            ("2cpu", Tok::Number), ("50%5", Tok::Number), ("5%m", Tok::Number), (".", Tok::Number),
-            ("1e", Tok::Number), ("1e+", Tok::Number), ("1e3m", Tok::Quantity), ("2e3Mi", Tok::Quantity),
-            (".5Mi", Tok::Quantity), ("100.m", Tok::Quantity), ("100m", Tok::Quantity),
+            ("1K", Tok::Number),
+            ("100n", Tok::Number),
+            ("5u", Tok::Number),
+            ("1E", Tok::Number),
+            ("2cpu", Tok::Number),
+            ("50%5", Tok::Number),
+            ("5%m", Tok::Number),
+            (".", Tok::Number),
+            ("1e", Tok::Number),
+            ("1e+", Tok::Number),
+            ("1e3m", Tok::Quantity),
+            ("2e3Mi", Tok::Quantity),
+            (".5Mi", Tok::Quantity),
+            ("100.m", Tok::Quantity),
+            ("100m", Tok::Quantity),
         ] {
             assert_eq!(kinds(s), vec![(k, s)], "{s}");
         }

@@ -13,6 +13,7 @@
 
 pub mod compile;
 pub mod expression;
+pub mod goregex;
 mod handlers;
 pub mod lexer;
 pub mod number;
@@ -22,8 +23,8 @@ pub mod validate;
 pub use compile::{Lint, Op, SyntaxError};
 pub use expression::{Expression, Value, Var, kind};
 pub use policy::{
-    Aggregate, Applied, Container, PodContainers, ResourceExprs, ResourceList, ResourcesExpr, ResourcesPolicy, Target,
-    aggregate, apply, evaluate_field, select_targets,
+    Aggregate, Applied, Container, PodContainers, ResourceExprs, ResourceList, ResourcesExpr,
+    ResourcesPolicy, Target, aggregate, apply, evaluate_field, select_targets,
 };
 pub use validate::{FieldError, SidecarContainer, validate, validate_expr};
 
@@ -31,7 +32,11 @@ use crate::registry::Entry;
 
 /// Registry entries of this family.
 pub const ENTRIES: &[Entry] = &[
-    Entry::new("resources.eval", "Evaluate a resource expression (pkg/util/calculator Parse)", handlers::eval),
+    Entry::new(
+        "resources.eval",
+        "Evaluate a resource expression (pkg/util/calculator Parse)",
+        handlers::eval,
+    ),
     Entry::new(
         "resources.field",
         "Evaluate one sidecar resource field (sidecarset_resources.go evaluateResourceExpression)",

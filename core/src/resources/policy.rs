@@ -85,12 +85,15 @@ impl ResourceList {
         let get = |k: &str| -> Result<Option<Quantity<'static>>> {
             match map.get(k) {
                 None => Ok(None),
-                Some(QuantityText(t)) => {
-                    Quantity::parse_owned(t).map(Some).map_err(|e| e.to_error(&format!("{field}.{k}"), t))
-                }
+                Some(QuantityText(t)) => Quantity::parse_owned(t)
+                    .map(Some)
+                    .map_err(|e| e.to_error(&format!("{field}.{k}"), t)),
             }
         };
-        Ok(ResourceList { cpu: get("cpu")?, memory: get("memory")? })
+        Ok(ResourceList {
+            cpu: get("cpu")?,
+            memory: get("memory")?,
+        })
     }
 }
 
@@ -103,7 +106,9 @@ impl<'de> Deserialize<'de> for QuantityText {
         match serde_json::Value::deserialize(d)? {
             serde_json::Value::String(s) => Ok(QuantityText(s)),
             serde_json::Value::Number(n) => Ok(QuantityText(n.to_string())),
-            other => Err(serde::de::Error::custom(format!("expected a quantity string, found {other}"))),
+            other => Err(serde::de::Error::custom(format!(
+                "expected a quantity string, found {other}"
+            ))),
         }
     }
 }
@@ -162,7 +167,10 @@ impl Target {
         let empty = BTreeMap::new();
         Ok(Target {
             name: c.name.clone(),
-            limits: ResourceList::from_map(c.resources.limits.as_ref().unwrap_or(&empty), &format!("{field}.resources.limits"))?,
+            limits: ResourceList::from_map(
+                c.resources.limits.as_ref().unwrap_or(&empty),
+                &format!("{field}.resources.limits"),
+            )?,
             requests: ResourceList::from_map(
                 c.resources.requests.as_ref().unwrap_or(&empty),
                 &format!("{field}.resources.requests"),
@@ -171,11 +179,23 @@ impl Target {
     }
 }
 
-/// Compiles a `targetContainersNameRegex` (Go RE2 via the `regex` crate; see `docs/resources.md`
-/// for the few syntax differences). Errors: `invalid_regex`.
+/// Compiles a `targetContainersNameRegex` with Go RE2 semantics (rewritten for the `regex` crate
+/// by `goregex::translate`; see `docs/resources.md`). Errors: `invalid_regex`.
 pub fn compile_regex(pattern: &str) -> Result<regex::Regex> {
-    regex::Regex::new(pattern).map_err(|e| {
-        Error::at(INVALID_REGEX, "resourcesPolicy.targetContainersNameRegex", format_args!("invalid regex pattern {pattern:?}: {e}"))
+    let field = "resourcesPolicy.targetContainersNameRegex";
+    let translated = super::goregex::translate(pattern).map_err(|e| {
+        Error::at(
+            INVALID_REGEX,
+            field,
+            format_args!("invalid regex pattern {pattern:?}: {e}"),
+        )
+    })?;
+    regex::Regex::new(&translated).map_err(|e| {
+        Error::at(
+            INVALID_REGEX,
+            "resourcesPolicy.targetContainersNameRegex",
+            format_args!("invalid regex pattern {pattern:?}: {e}"),
+        )
     })
 }
 
@@ -247,12 +267,16 @@ pub fn aggregate(mode: &str, targets: &[Target]) -> Result<Aggregate> {
             let (mut lc, mut lm, mut rc, mut rm) = (zero(), zero(), zero(), zero());
             let (mut all_c, mut all_m) = (true, true);
             for t in targets {
-                let add = |acc: &mut Quantity<'static>, q: &Option<Quantity<'static>>| -> Result<bool> {
-                    match q {
-                        Some(q) => acc.add(q).map(|_| true).map_err(|e| qerr(e, "sum of resources")),
-                        None => Ok(false),
-                    }
-                };
+                let add =
+                    |acc: &mut Quantity<'static>, q: &Option<Quantity<'static>>| -> Result<bool> {
+                        match q {
+                            Some(q) => acc
+                                .add(q)
+                                .map(|_| true)
+                                .map_err(|e| qerr(e, "sum of resources")),
+                            None => Ok(false),
+                        }
+                    };
                 all_c &= add(&mut lc, &t.limits.cpu)?;
                 all_m &= add(&mut lm, &t.limits.memory)?;
                 add(&mut rc, &t.requests.cpu)?;
@@ -265,17 +289,21 @@ pub fn aggregate(mode: &str, targets: &[Target]) -> Result<Aggregate> {
         }
         "max" => {
             let (mut all_c, mut all_m) = (true, true);
-            let keep = |acc: &mut Option<Quantity<'static>>, q: &Option<Quantity<'static>>| -> bool {
-                match q {
-                    Some(q) => {
-                        if acc.as_ref().is_none_or(|m| q.cmp_value(m) == std::cmp::Ordering::Greater) {
-                            *acc = Some(q.clone());
+            let keep =
+                |acc: &mut Option<Quantity<'static>>, q: &Option<Quantity<'static>>| -> bool {
+                    match q {
+                        Some(q) => {
+                            if acc
+                                .as_ref()
+                                .is_none_or(|m| q.cmp_value(m) == std::cmp::Ordering::Greater)
+                            {
+                                *acc = Some(q.clone());
+                            }
+                            true
                         }
-                        true
+                        None => false,
                     }
-                    None => false,
-                }
-            };
+                };
             for t in targets {
                 all_c &= keep(&mut agg.limits.cpu, &t.limits.cpu);
                 all_m &= keep(&mut agg.limits.memory, &t.limits.memory);
@@ -319,17 +347,22 @@ pub fn names_memory(expr: &str) -> bool {
 ///
 /// Returns `None` only for `expr == ""` on a limit; `""` on a request gives `0`.
 /// Errors: the calculator's kinds.
-pub fn evaluate_field(expr: &str, aggregated: Option<&Quantity<'_>>, is_limit: bool) -> Result<Option<Quantity<'static>>> {
+pub fn evaluate_field(
+    expr: &str,
+    aggregated: Option<&Quantity<'_>>,
+    is_limit: bool,
+) -> Result<Option<Quantity<'static>>> {
     if expr.is_empty() {
         return Ok((!is_limit).then(|| Quantity::from_i64(0, Format::DecimalSI)));
     }
     let var = if names_memory(expr) { "memory" } else { "cpu" };
     let value = aggregated.map(Quantity::reborrow).unwrap_or(Quantity::ZERO);
-    let e = Expression::compile_unchecked(expr);
-    let out = e.eval_values(&[(var, Value::Quantity(value))])?;
+    let out = Expression::eval_once_values(expr, &[(var, Value::Quantity(value))])?;
     Ok(Some(match out {
         Value::Quantity(q) => q.into_owned(),
-        Value::Number(n) if var == "cpu" => Quantity::from_milli(go_f64_to_i64(n * 1000.0), Format::DecimalSI),
+        Value::Number(n) if var == "cpu" => {
+            Quantity::from_milli(go_f64_to_i64(n * 1000.0), Format::DecimalSI)
+        }
         Value::Number(n) => Quantity::from_i64(go_f64_to_i64(n), Format::DecimalSI),
     }))
 }
@@ -379,15 +412,25 @@ impl Applied {
 ///
 /// Errors: `invalid_quantity` (pod resources), `invalid_regex`, `no_target_containers`, then the
 /// first calculator error in the order limits.cpu, limits.memory, requests.cpu, requests.memory.
-pub fn apply(policy: &ResourcesPolicy, pod: &PodContainers, sidecar_names: &[String]) -> Result<Applied> {
+pub fn apply(
+    policy: &ResourcesPolicy,
+    pod: &PodContainers,
+    sidecar_names: &[String],
+) -> Result<Applied> {
     let selected = select_targets(pod, &policy.target_containers_name_regex, sidecar_names)?;
     if selected.is_empty() {
         return Err(Error::new(
             NO_TARGET_CONTAINERS,
-            format!("no containers match the regex pattern {:?}", policy.target_containers_name_regex),
+            format!(
+                "no containers match the regex pattern {:?}",
+                policy.target_containers_name_regex
+            ),
         ));
     }
-    let targets = selected.iter().map(|(path, c)| Target::from_container(c, path)).collect::<Result<Vec<_>>>()?;
+    let targets = selected
+        .iter()
+        .map(|(path, c)| Target::from_container(c, path))
+        .collect::<Result<Vec<_>>>()?;
     let aggregate = aggregate(&policy.target_containers_mode, &targets)?;
     let mut out = Applied {
         targets: targets.iter().map(|t| t.name.clone()).collect(),
@@ -396,13 +439,25 @@ pub fn apply(policy: &ResourcesPolicy, pod: &PodContainers, sidecar_names: &[Str
         requests: ResourceList::default(),
         steps: Vec::new(),
     };
-    let field_err = |field: &str, e: Error| {
-        Error { kind: e.kind, message: format!("resourcesExpr.{field}: {}", e.message).into(), field: Some(format!("resourcesExpr.{field}")) }
+    let field_err = |field: &str, e: Error| Error {
+        kind: e.kind,
+        message: format!("resourcesExpr.{field}: {}", e.message).into(),
+        field: Some(format!("resourcesExpr.{field}")),
     };
     if let Some(l) = &policy.resources_expr.limits {
         for (field, expr, agg, slot) in [
-            ("limits.cpu", &l.cpu, &aggregate.limits.cpu, &mut out.limits.cpu),
-            ("limits.memory", &l.memory, &aggregate.limits.memory, &mut out.limits.memory),
+            (
+                "limits.cpu",
+                &l.cpu,
+                &aggregate.limits.cpu,
+                &mut out.limits.cpu,
+            ),
+            (
+                "limits.memory",
+                &l.memory,
+                &aggregate.limits.memory,
+                &mut out.limits.memory,
+            ),
         ] {
             if expr.is_empty() {
                 continue;
@@ -413,21 +468,44 @@ pub fn apply(policy: &ResourcesPolicy, pod: &PodContainers, sidecar_names: &[Str
                 None => None,
             };
             *slot = result.clone();
-            out.steps.push(Step { field, expr: expr.clone(), variable, input: agg.clone(), result });
+            out.steps.push(Step {
+                field,
+                expr: expr.clone(),
+                variable,
+                input: agg.clone(),
+                result,
+            });
         }
     }
     if let Some(r) = &policy.resources_expr.requests {
         for (field, expr, agg, slot) in [
-            ("requests.cpu", &r.cpu, &aggregate.requests.cpu, &mut out.requests.cpu),
-            ("requests.memory", &r.memory, &aggregate.requests.memory, &mut out.requests.memory),
+            (
+                "requests.cpu",
+                &r.cpu,
+                &aggregate.requests.cpu,
+                &mut out.requests.cpu,
+            ),
+            (
+                "requests.memory",
+                &r.memory,
+                &aggregate.requests.memory,
+                &mut out.requests.memory,
+            ),
         ] {
             if expr.is_empty() {
                 continue;
             }
             let variable = if names_memory(expr) { "memory" } else { "cpu" };
-            let result = evaluate_field(expr, agg.as_ref(), false).map_err(|e| field_err(field, e))?;
+            let result =
+                evaluate_field(expr, agg.as_ref(), false).map_err(|e| field_err(field, e))?;
             *slot = result.clone();
-            out.steps.push(Step { field, expr: expr.clone(), variable, input: agg.clone(), result });
+            out.steps.push(Step {
+                field,
+                expr: expr.clone(),
+                variable,
+                input: agg.clone(),
+                result,
+            });
         }
     }
     Ok(out)

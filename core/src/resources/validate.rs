@@ -43,7 +43,12 @@ pub struct FieldError {
 }
 
 fn fe(field: &str, kind: &str, cause: &str, detail: impl Into<String>) -> FieldError {
-    FieldError { field: field.into(), kind: kind.into(), cause: cause.into(), detail: detail.into() }
+    FieldError {
+        field: field.into(),
+        kind: kind.into(),
+        cause: cause.into(),
+        detail: detail.into(),
+    }
 }
 
 /// `validateResourceExpression`: evaluates `expr` with exactly one variable named `variable`
@@ -54,14 +59,15 @@ pub fn validate_expr(expr: &str, variable: &str) -> Result<()> {
     if expr.is_empty() {
         return Ok(());
     }
-    let e = Expression::compile_unchecked(expr);
-    e.eval(&[(variable, Var::Number(1.0))]).map(|_| ())
+    Expression::eval_once(expr, &[(variable, Var::Number(1.0))]).map(|_| ())
 }
 
 /// Section 10 for one SidecarSet container: the ordered findings (`[]` = accepted; no policy =
 /// `[]`).
 pub fn validate(container: &SidecarContainer, is_init_container: bool) -> Vec<FieldError> {
-    let Some(policy) = &container.resources_policy else { return Vec::new() };
+    let Some(policy) = &container.resources_policy else {
+        return Vec::new();
+    };
     let mut errs = Vec::new();
     if is_init_container && container.restart_policy.as_deref() != Some("Always") {
         errs.push(fe(
@@ -71,18 +77,33 @@ pub fn validate(container: &SidecarContainer, is_init_container: bool) -> Vec<Fi
             "resourcesPolicy is only supported for containers with restartPolicy Always",
         ));
     }
-    let non_empty = |m: &Option<std::collections::BTreeMap<String, super::policy::QuantityText>>| {
-        m.as_ref().is_some_and(|m| !m.is_empty())
-    };
+    let non_empty = |m: &Option<
+        std::collections::BTreeMap<String, super::policy::QuantityText>,
+    >| { m.as_ref().is_some_and(|m| !m.is_empty()) };
     if non_empty(&container.resources.limits) || non_empty(&container.resources.requests) {
-        errs.push(fe("resourcesPolicy", "invalid", "resources_conflict", "resourcesPolicy and resources cannot both be set"));
+        errs.push(fe(
+            "resourcesPolicy",
+            "invalid",
+            "resources_conflict",
+            "resourcesPolicy and resources cannot both be set",
+        ));
         return errs;
     }
     let regex_field = "resourcesPolicy.targetContainersNameRegex";
     if policy.target_containers_name_regex.is_empty() {
-        errs.push(fe(regex_field, "required", "empty_regex", "the regex must not be empty"));
+        errs.push(fe(
+            regex_field,
+            "required",
+            "empty_regex",
+            "the regex must not be empty",
+        ));
     } else if let Err(e) = super::policy::compile_regex(&policy.target_containers_name_regex) {
-        errs.push(fe(regex_field, "invalid", "invalid_regex", e.message.to_string()));
+        errs.push(fe(
+            regex_field,
+            "invalid",
+            "invalid_regex",
+            e.message.to_string(),
+        ));
     }
     let expr = &policy.resources_expr;
     if expr.limits.is_none() && expr.requests.is_none() {
@@ -98,7 +119,12 @@ pub fn validate(container: &SidecarContainer, is_init_container: bool) -> Vec<Fi
         let Some(exprs) = exprs else { continue };
         for (var, text) in [("cpu", &exprs.cpu), ("memory", &exprs.memory)] {
             if let Err(e) = validate_expr(text, var) {
-                errs.push(fe(&format!("resourcesPolicy.resourcesExpr.{side}.{var}"), "invalid", e.kind, e.message.to_string()));
+                errs.push(fe(
+                    &format!("resourcesPolicy.resourcesExpr.{side}.{var}"),
+                    "invalid",
+                    e.kind,
+                    e.message.to_string(),
+                ));
             }
         }
     }

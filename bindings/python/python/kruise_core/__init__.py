@@ -9,6 +9,7 @@ Generic entry points (every fn id of the Rust registry, see ``fn_ids()``):
 Typed: ``Expression("max(cpu*50%, 50m)").eval(cpu="200m") == "100m"``;
 ``rollout.scale("25%", 10) == 3``, ``rollout.partition(...)``, ``rollout.progress(...)``;
 ``allocation.allocate(ud, subsets=..., now=...)`` (UnitedDeployment subset allocation).
+``Schedule("0 */2 * * *", time_zone="Asia/Shanghai").next(after, 5)`` (AdvancedCronJob fire times).
 
 Every decision error raises ``KruiseError`` (a ``ValueError``) with ``.kind`` (stable snake_case,
 as in the conformance vectors' ``expect_error``), ``.message`` and ``.field``.
@@ -18,6 +19,7 @@ from ._kruise_core import (
     HAS_EXPRESSION,
     Expression,
     KruiseError,
+    Schedule,
     __version__,
     call,
     call_json,
@@ -25,17 +27,20 @@ from ._kruise_core import (
     matches,
 )
 
-from . import allocation, rollout
+from . import allocation, api, pub_budget, rollout
 
 __all__ = [
     "HAS_EXPRESSION",
     "Expression",
     "KruiseError",
+    "Schedule",
     "__version__",
     "allocation",
+    "api",
     "call",
     "call_json",
     "fn_ids",
     "matches",
+    "pub_budget",
     "rollout",
 ]
