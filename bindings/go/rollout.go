@@ -45,10 +45,8 @@ const (
 	ScaleModeKruise ScaleMode = "kruise"
 )
 
-// ScaleIntOrPercent scales v against total like "rollout.scale_int_or_percent": integers come back
-// unchanged; a percentage gives ceil (roundUp) or floor of p*total/100 in float64. A nil v is an
-// *Error with Kind "nil_value"; bad strings "not_a_percentage" or "invalid_number" (Field "value").
-func ScaleIntOrPercent(v *IntOrPercent, total int64, roundUp bool, mode ScaleMode) (int64, error) {
+// scaleViaCall is ScaleIntOrPercent through the generic JSON entry point.
+func scaleViaCall(v *IntOrPercent, total int64, roundUp bool, mode ScaleMode) (int64, error) {
 	in := struct {
 		Value   *IntOrPercent `json:"value"`
 		Total   int64         `json:"total"`

@@ -73,3 +73,32 @@ func TestPartitions(t *testing.T) {
 		t.Errorf("want negative_partition, got %v", err)
 	}
 }
+
+func TestScaleTypedPathAgreesWithCall(t *testing.T) {
+	for _, s := range []string{"0.07%", "16.1%", "32.3%", "5%0", "%50", "1_000%", "0x1p4%", "abc", "-50%", "9223372036854775807%"} {
+		for _, mode := range []ScaleMode{ScaleModeScaled, ScaleModeLegacy, ScaleModeKruise} {
+			for _, up := range []bool{true, false} {
+				v := FromString(s)
+				a, errA := ScaleIntOrPercent(&v, 1000, up, mode)
+				b, errB := scaleViaCall(&v, 1000, up, mode)
+				var ea, eb *Error
+				if a != b || (errA == nil) != (errB == nil) || (errors.As(errA, &ea) && errors.As(errB, &eb) && (ea.Kind() != eb.Kind() || ea.Field() != eb.Field())) {
+					t.Errorf("%q %s up=%v: typed %d, %v; call %d, %v", s, mode, up, a, errA, b, errB)
+				}
+			}
+		}
+	}
+	v := FromString("1%")
+	if _, err := ScaleIntOrPercent(&v, 10, true, ScaleMode("float")); err == nil {
+		t.Error("an unknown mode must fail")
+	}
+}
+
+func BenchmarkScaleIntOrPercent(b *testing.B) {
+	v := FromString("33%")
+	for i := 0; i < b.N; i++ {
+		if _, err := ScaleIntOrPercent(&v, 1000, true, ScaleModeScaled); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
