@@ -8,68 +8,17 @@ use super::civil::{self, Fields};
 use crate::error::{Error, Result};
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
-use std::sync::Arc;
 
 /// Error kind for a zone name Go cannot load.
 pub const UNKNOWN_LOCATION: &str = "unknown_location";
 
 /// A loaded time zone: UTC (Go's `""`/`"UTC"`) or an IANA zone from the bundled tz database.
 ///
-/// Cloning is cheap (reference counts); offset lookups never allocate. Loading a zone precomputes
-/// its offset changes for 1900-2200 into a table, so lookups are a binary search.
+/// Cloning is cheap (a reference count); offset lookups never allocate.
 #[derive(Debug, Clone)]
 pub struct Zone {
     tz: TimeZone,
     utc: bool,
-    table: Option<Arc<Table>>,
-}
-
-/// Offset changes of a zone over `[from, until)`: `starts[i]` is when `offsets[i]` begins.
-#[derive(Debug)]
-struct Table {
-    starts: Box<[i64]>,
-    offsets: Box<[i32]>,
-    until: i64,
-}
-
-/// The table covers 1900-01-01T00:00:00Z ..
-const TABLE_FROM: i64 = -2_208_988_800;
-/// .. 2200-01-01T00:00:00Z; outside it offsets come straight from jiff.
-const TABLE_UNTIL: i64 = 7_258_118_400;
-
-impl Table {
-    fn build(tz: &TimeZone) -> Option<Table> {
-        let from = Timestamp::from_second(TABLE_FROM).ok()?;
-        let mut starts = vec![TABLE_FROM];
-        let mut offsets = vec![tz.to_offset(from).seconds()];
-        for tr in tz.following(from) {
-            let at = tr.timestamp().as_second();
-            if at >= TABLE_UNTIL || starts.len() > 100_000 {
-                break;
-            }
-            let off = tr.offset().seconds();
-            if offsets.last() != Some(&off) {
-                starts.push(at);
-                offsets.push(off);
-            }
-        }
-        Some(Table {
-            starts: starts.into(),
-            offsets: offsets.into(),
-            until: TABLE_UNTIL,
-        })
-    }
-
-    /// `(offset, interval start, interval end)` for `t` within the table.
-    fn lookup(&self, t: i64) -> Option<(i32, i64, i64)> {
-        if t < TABLE_FROM || t >= self.until {
-            return None;
-        }
-        let i = self.starts.partition_point(|&s| s <= t).checked_sub(1)?;
-        let lo = *self.starts.get(i)?;
-        let hi = self.starts.get(i + 1).copied().unwrap_or(self.until);
-        Some((*self.offsets.get(i)?, lo, hi))
-    }
 }
 
 impl PartialEq for Zone {
@@ -84,7 +33,6 @@ impl Zone {
         Zone {
             tz: TimeZone::UTC,
             utc: true,
-            table: None,
         }
     }
 
@@ -124,12 +72,7 @@ impl Zone {
     }
 
     fn from_tz(tz: TimeZone) -> Zone {
-        let table = Table::build(&tz).map(Arc::new);
-        Zone {
-            tz,
-            utc: false,
-            table,
-        }
+        Zone { tz, utc: false }
     }
 
     /// The zone's name: `"UTC"` or the IANA name as loaded.
@@ -185,11 +128,13 @@ impl Location {
 const TS_MIN: i64 = -377_705_116_800;
 const TS_MAX: i64 = 253_402_207_200;
 
+/// How far ahead a cache refill looks for the next offset change (40 days: longer than any jump).
+const HI_WINDOW: i64 = 40 * 86_400;
+
 /// An offset lookup with a one-interval cache: between two transitions the offset is constant, so
 /// repeated lookups in the same interval cost two comparisons. Borrowed, never allocates.
 pub(crate) struct OffsetCache<'a> {
     tz: &'a TimeZone,
-    table: Option<&'a Table>,
     utc: bool,
     lo: i64,
     hi: i64,
@@ -201,7 +146,6 @@ impl<'a> OffsetCache<'a> {
     pub(crate) fn new(zone: &'a Zone) -> Self {
         OffsetCache {
             tz: &zone.tz,
-            table: zone.table.as_deref(),
             utc: zone.utc,
             lo: 1,
             hi: 0,
@@ -217,10 +161,6 @@ impl<'a> OffsetCache<'a> {
         if self.lo <= t && t < self.hi {
             return self.off;
         }
-        if let Some((off, lo, hi)) = self.table.and_then(|tb| tb.lookup(t)) {
-            (self.off, self.lo, self.hi) = (off, lo, hi);
-            return off;
-        }
         let c = t.clamp(TS_MIN + 1, TS_MAX - 1);
         let Ok(ts) = Timestamp::from_second(c) else {
             return 0;
@@ -233,10 +173,19 @@ impl<'a> OffsetCache<'a> {
             Some(tr) => tr.timestamp().as_second(),
             None => i64::MIN,
         };
-        self.hi = match self.tz.following(ts).next() {
-            Some(tr) => tr.timestamp().as_second(),
-            None => i64::MAX,
-        };
+        // The first change after `c` within a window, found with `preceding` (much cheaper than
+        // `following` in jiff); with none in the window the window end is a safe bound.
+        let end = c.saturating_add(HI_WINDOW).min(TS_MAX - 1);
+        self.hi = end;
+        if let Ok(probe) = Timestamp::from_second(end) {
+            for tr in self.tz.preceding(probe) {
+                let at = tr.timestamp().as_second();
+                if at <= c {
+                    break;
+                }
+                self.hi = at;
+            }
+        }
         if c != t {
             // Outside jiff's range: only answer for this very second.
             self.lo = t;

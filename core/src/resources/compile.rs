@@ -183,12 +183,33 @@ impl LossyPerByte for String {
     }
 }
 
+/// An open construct on the operator stack (kept small: it is copied a lot).
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Frame {
-    Bin(Op, u8),
+    /// `+` or `-` (precedence 1).
+    AddSub(bool),
+    /// `*` or `/` (precedence 2).
+    MulDiv(bool),
     Neg,
     Paren,
-    Call { start: usize, end: usize, argc: u8 },
+    Call {
+        start: u32,
+        end: u32,
+        argc: u8,
+    },
+}
+
+impl Frame {
+    /// The binary operator and its precedence, if this is one.
+    fn bin(self) -> Option<(Op, u8)> {
+        match self {
+            Frame::AddSub(true) => Some((Op::Add, 1)),
+            Frame::AddSub(false) => Some((Op::Sub, 1)),
+            Frame::MulDiv(true) => Some((Op::Mul, 2)),
+            Frame::MulDiv(false) => Some((Op::Div, 2)),
+            _ => None,
+        }
+    }
 }
 
 const FRAMES_INLINE: usize = 16;
@@ -260,7 +281,7 @@ impl<'s, S: Sink> Compiler<'s, '_, S> {
 
     /// Reduces binary operators of at least `min_prec` in the innermost context.
     fn reduce(&mut self, min_prec: u8) {
-        while let Some(Frame::Bin(op, prec)) = self.stack.last() {
+        while let Some((op, prec)) = self.stack.last().and_then(Frame::bin) {
             if prec < min_prec {
                 break;
             }
@@ -313,8 +334,8 @@ impl<'s, S: Sink> Compiler<'s, '_, S> {
                         let next = self.lexer.next_token();
                         if next.kind == Tok::LParen {
                             self.stack.push(Frame::Call {
-                                start: t.start,
-                                end: t.end,
+                                start: t.start as u32,
+                                end: t.end as u32,
                                 argc: 0,
                             });
                         } else {
@@ -333,26 +354,12 @@ impl<'s, S: Sink> Compiler<'s, '_, S> {
             match t.kind {
                 Tok::Plus | Tok::Minus => {
                     self.reduce(1);
-                    self.stack.push(Frame::Bin(
-                        if t.kind == Tok::Plus {
-                            Op::Add
-                        } else {
-                            Op::Sub
-                        },
-                        1,
-                    ));
+                    self.stack.push(Frame::AddSub(t.kind == Tok::Plus));
                     expect_operand = true;
                 }
                 Tok::Star | Tok::Slash => {
                     self.reduce(2);
-                    self.stack.push(Frame::Bin(
-                        if t.kind == Tok::Star {
-                            Op::Mul
-                        } else {
-                            Op::Div
-                        },
-                        2,
-                    ));
+                    self.stack.push(Frame::MulDiv(t.kind == Tok::Star));
                     expect_operand = true;
                 }
                 Tok::RParen => {
@@ -364,7 +371,8 @@ impl<'s, S: Sink> Compiler<'s, '_, S> {
                         }
                         Some(Frame::Call { start, end, argc }) => {
                             self.stack.pop();
-                            self.sink.emit(Emit::Call(start, end, argc + 1));
+                            self.sink
+                                .emit(Emit::Call(start as usize, end as usize, argc + 1));
                             self.factor_done();
                         }
                         _ => return self.fail(t),

@@ -530,7 +530,7 @@ impl<'a> Machine<'a> {
         self.st.push(v);
     }
 
-    fn result(mut self) -> (Option<Value<'a>>, Option<Recorded>) {
+    fn result(&mut self) -> (Option<Value<'a>>, Option<Recorded>) {
         (self.st.pop(), self.err)
     }
 }

@@ -70,6 +70,17 @@ fn go_parse_float(s: &str) -> Result<f64, bool> {
 /// `parseNumber`: a trailing `%` divides by 100 (any failure, overflow included, gives 0);
 /// otherwise a syntax failure gives 0 and an overflow gives +Inf.
 pub fn read_number(token: &str) -> NumberRead {
+    // Fast path: up to 15 ASCII digits are exact in a float64, exactly as ParseFloat reads them.
+    let (digits, pct) = match token.strip_suffix('%') {
+        Some(rest) => (rest, true),
+        None => (token, false),
+    };
+    if !digits.is_empty() && digits.len() <= 15 && digits.bytes().all(|b| b.is_ascii_digit()) {
+        let v = digits
+            .bytes()
+            .fold(0u64, |acc, b| acc * 10 + (b - b'0') as u64) as f64;
+        return NumberRead::Ok(if pct { v / 100.0 } else { v });
+    }
     if let Some(rest) = token.strip_suffix('%') {
         return match go_parse_float(rest) {
             Ok(v) => NumberRead::Ok(v / 100.0),
@@ -95,6 +106,10 @@ pub fn write_go_g<W: Write>(x: f64, out: &mut W) -> fmt::Result {
     }
     if x == 0.0 {
         return out.write_str(if x.is_sign_negative() { "-0" } else { "0" });
+    }
+    // Integers below 10^6 print as plain digits (decimal exponent < 6).
+    if x.fract() == 0.0 && x.abs() < 1e6 {
+        return write!(out, "{}", x as i64);
     }
     // Rust's `{:e}` gives the shortest round-trip digits: "d.ddde-5".
     let mut buf = StackBuf::new();

@@ -13,6 +13,7 @@ from ._kruise_core import (
 )
 
 from . import allocation as allocation
+from . import api as api
 from . import rollout as rollout
 from . import pub_budget as pub_budget
 
@@ -23,6 +24,7 @@ __all__ = [
     "Schedule",
     "__version__",
     "allocation",
+    "api",
     "call",
     "call_json",
     "fn_ids",
