@@ -1,6 +1,65 @@
-//! The `api` decision family (see `shared/spec`). Registry entries live in [`ENTRIES`].
+//! The `api` decision family (`shared/spec/api.md`): v1alpha1 <-> v1beta1 conversion, v1beta1
+//! defaulting and the small admission/controller decisions of OpenKruise v1.9.0.
+//!
+//! Every function takes and returns JSON (`serde_json::Value`) in the CRDs' camelCase; the typed
+//! entry points are in the submodules. Registry entries live in [`ENTRIES`].
 
-use crate::registry::Entry;
+pub mod convert;
+pub mod defaults;
+pub mod delete_protection;
+pub mod json;
+pub mod launch_barrier;
+pub mod launch_priority;
+pub mod namespace_index;
+pub mod schema;
+pub mod sidecar_order;
+pub mod types;
+pub mod workloadspread;
+
+use crate::registry::{Compare, Entry};
 
 /// Registry entries of this family.
-pub const ENTRIES: &[Entry] = &[];
+pub const ENTRIES: &[Entry] = &[
+    Entry::new(
+        "api.convert",
+        "v1alpha1 <-> v1beta1 conversion of a whole manifest (apis/apps/v1alpha1/*_conversion.go)",
+        convert::handle,
+    )
+    .with_compare(Compare::ZeroPruned),
+    Entry::new(
+        "api.default",
+        "mutating-webhook defaults of v1beta1 objects (apis/apps/defaults/v1beta1.go)",
+        defaults::handle,
+    )
+    .with_compare(Compare::NullPruned),
+    Entry::new(
+        "api.launch_priority",
+        "container launch priority barrier env injection (pkg/webhook/pod/mutating/container_launch_priority_initialization.go)",
+        launch_priority::handle,
+    ),
+    Entry::new(
+        "api.launch_barrier_next",
+        "next launch-priority level to release (pkg/controller/containerlaunchpriority)",
+        launch_barrier::handle,
+    ),
+    Entry::new(
+        "api.sidecar_order",
+        "SidecarSet container / init container placement order (pkg/webhook/pod/mutating/sidecarset.go)",
+        sidecar_order::handle,
+    ),
+    Entry::new(
+        "api.delete_protection",
+        "policy.kruise.io/delete-protection admission (pkg/webhook/util/deletionprotection)",
+        delete_protection::handle,
+    ),
+    Entry::new(
+        "api.sidecarset_namespace_index",
+        "namespace index keys of a SidecarSet (pkg/util/fieldindex/register.go)",
+        namespace_index::handle,
+    ),
+    Entry::new(
+        "api.workloadspread_subset",
+        "WorkloadSpread subset choice with per-revision accounting (pkg/util/workloadspread)",
+        workloadspread::handle,
+    ),
+];

@@ -1,0 +1,288 @@
+//! Typed C functions of the `resources` family: compiled resource expressions
+//! (`kruise_core::resources::Expression`, OpenKruise `pkg/util/calculator`).
+//!
+//! Compile once with [`kruise_expr_compile`], evaluate many times with [`kruise_expr_eval`], release
+//! with [`kruise_expr_free`]. A compiled expression is immutable: evaluating it from several threads
+//! at once is safe.
+
+use crate::buf::kruise_buf;
+use crate::panic::{boundary, boundary_void, fail, put, text};
+use crate::status::kruise_status;
+
+/// `kruise_var.kind`: the variable is a Kubernetes quantity given as text in `value`/`value_len`
+/// (e.g. "200m", "1Gi").
+pub const KRUISE_VAR_QUANTITY: u32 = 0;
+/// `kruise_var.kind`: the variable is a plain number given in `number`.
+pub const KRUISE_VAR_NUMBER: u32 = 1;
+
+/// A compiled resource expression (opaque). Created by `kruise_expr_compile`, released by
+/// `kruise_expr_free`.
+pub struct kruise_expr {
+    #[cfg(feature = "expr")]
+    inner: kcore::resources::Expression,
+    #[cfg(not(feature = "expr"))]
+    _private: (),
+}
+
+/// One variable binding for `kruise_expr_eval`. The caller owns all memory; it is only read during
+/// the call.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct kruise_var {
+    /// Variable name (e.g. "cpu"), UTF-8, not NUL-terminated.
+    pub name: *const u8,
+    /// Length of `name` in bytes.
+    pub name_len: usize,
+    /// `KRUISE_VAR_QUANTITY` or `KRUISE_VAR_NUMBER`; anything else gives `KRUISE_INVALID_ARGUMENT`.
+    pub kind: u32,
+    /// Quantity text when `kind == KRUISE_VAR_QUANTITY` (ignored otherwise), UTF-8.
+    pub value: *const u8,
+    /// Length of `value` in bytes.
+    pub value_len: usize,
+    /// The number when `kind == KRUISE_VAR_NUMBER` (ignored otherwise).
+    pub number: f64,
+}
+
+/// Compiles the expression `src` (UTF-8, e.g. "max(cpu*50%, 50m)") with OpenKruise's semantics
+/// (a NUMBER token the reference cannot read counts as 0, as in v1.9.0).
+///
+/// On `KRUISE_OK`, `*out_expr` receives a new expression the caller owns (free it with
+/// `kruise_expr_free`) and `err` is set to `{NULL, 0}`. On `KRUISE_DECISION_ERROR` (a syntax error
+/// that no variable can change; kinds as in the resources spec), `KRUISE_INVALID_UTF8`,
+/// `KRUISE_NULL_PARAMETER` or `KRUISE_PANIC`, `*out_expr` is set to NULL (when `out_expr` is not
+/// NULL) and `err` (may be NULL) receives the error JSON, freed with `kruise_buf_free`.
+///
+/// # Safety
+/// A non-NULL `src` must point to `src_len` readable bytes; `out_expr` must point to a writable
+/// pointer; `err` must be NULL or point to a writable `kruise_buf`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn kruise_expr_compile(
+    src: *const u8,
+    src_len: usize,
+    out_expr: *mut *mut kruise_expr,
+    err: *mut kruise_buf,
+) -> kruise_status {
+    // SAFETY: forwarded caller contract.
+    unsafe { compile_entry(src, src_len, false, out_expr, err) }
+}
+
+/// Like `kruise_expr_compile`, but strict: also rejects every syntax error (kind `syntax_error`)
+/// and every NUMBER token the reference silently misreads (kind `suspicious_number`, e.g. `1K`,
+/// `2cpu`, `1e400`). Same ownership and statuses.
+///
+/// # Safety
+/// As for `kruise_expr_compile`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn kruise_expr_compile_strict(
+    src: *const u8,
+    src_len: usize,
+    out_expr: *mut *mut kruise_expr,
+    err: *mut kruise_buf,
+) -> kruise_status {
+    // SAFETY: forwarded caller contract.
+    unsafe { compile_entry(src, src_len, true, out_expr, err) }
+}
+
+/// The shared body of the two compile functions.
+///
+/// # Safety
+/// As for `kruise_expr_compile`.
+unsafe fn compile_entry(
+    src: *const u8,
+    src_len: usize,
+    strict: bool,
+    out_expr: *mut *mut kruise_expr,
+    err: *mut kruise_buf,
+) -> kruise_status {
+    boundary(err, || {
+        put(err, kruise_buf::EMPTY);
+        if out_expr.is_null() {
+            return fail(
+                err,
+                kruise_status::KRUISE_NULL_PARAMETER,
+                "out_expr: NULL pointer",
+            );
+        }
+        // SAFETY: checked non-NULL; caller guarantees it is writable.
+        unsafe { out_expr.write(std::ptr::null_mut()) };
+        // SAFETY: caller contract.
+        let src = match unsafe { text(src, src_len, "src") } {
+            Ok(s) => s,
+            Err((st, msg)) => return fail(err, st, msg),
+        };
+        compile(src, strict, out_expr, err)
+    })
+}
+
+#[cfg(feature = "expr")]
+fn compile(
+    src: &str,
+    strict: bool,
+    out_expr: *mut *mut kruise_expr,
+    err: *mut kruise_buf,
+) -> kruise_status {
+    let compiled = if strict {
+        kcore::resources::Expression::compile_strict(src)
+    } else {
+        kcore::resources::Expression::compile(src)
+    };
+    match compiled {
+        Ok(inner) => {
+            let b = Box::new(kruise_expr { inner });
+            // SAFETY: `out_expr` was checked non-NULL by the caller of this helper.
+            unsafe { out_expr.write(Box::into_raw(b)) };
+            kruise_status::KRUISE_OK
+        }
+        Err(e) => crate::panic::fail_core(err, &e),
+    }
+}
+
+#[cfg(not(feature = "expr"))]
+fn compile(
+    _src: &str,
+    _strict: bool,
+    _out_expr: *mut *mut kruise_expr,
+    err: *mut kruise_buf,
+) -> kruise_status {
+    fail(
+        err,
+        kruise_status::KRUISE_UNSUPPORTED,
+        "built without the `expr` feature of kruise-core-c",
+    )
+}
+
+/// Evaluates a compiled expression with the variables `vars[0..vars_len]` (`vars` may be NULL when
+/// `vars_len` is 0).
+///
+/// On `KRUISE_OK`, `out` holds the printed result exactly as `resources.eval` returns it (UTF-8 text
+/// such as `100m` or `2.5`, not JSON). On an error status it holds the error JSON (kinds as in the
+/// resources spec, e.g. `unknown_variable`, `division_by_zero`; or `invalid_utf8`,
+/// `invalid_argument`, `null_parameter`). The caller frees `out` with `kruise_buf_free`.
+///
+/// # Safety
+/// `expr` must be NULL or a live pointer from `kruise_expr_compile`; `vars` must point to `vars_len`
+/// readable `kruise_var`s whose pointers obey the `(ptr, len)` rule; `out` must be NULL (gives
+/// `KRUISE_NULL_PARAMETER`) or point to a writable `kruise_buf`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn kruise_expr_eval(
+    expr: *const kruise_expr,
+    vars: *const kruise_var,
+    vars_len: usize,
+    out: *mut kruise_buf,
+) -> kruise_status {
+    boundary(out, || {
+        if out.is_null() {
+            return kruise_status::KRUISE_NULL_PARAMETER;
+        }
+        put(out, kruise_buf::EMPTY);
+        if expr.is_null() {
+            return fail(
+                out,
+                kruise_status::KRUISE_NULL_PARAMETER,
+                "expr: NULL pointer",
+            );
+        }
+        let vars: &[kruise_var] = if vars.is_null() {
+            if vars_len != 0 {
+                return fail(
+                    out,
+                    kruise_status::KRUISE_NULL_PARAMETER,
+                    format!("vars: NULL pointer with length {vars_len}"),
+                );
+            }
+            &[]
+        } else {
+            // SAFETY: caller contract.
+            unsafe { std::slice::from_raw_parts(vars, vars_len) }
+        };
+        // SAFETY: caller contract: a live expression from `kruise_expr_compile`.
+        let expr = unsafe { &*expr };
+        eval(expr, vars, out)
+    })
+}
+
+/// A variable read from C: its name and either quantity text or a number.
+#[cfg_attr(not(feature = "expr"), allow(dead_code))]
+enum Value<'a> {
+    Quantity(&'a str),
+    Number(f64),
+}
+
+/// Reads the C variables; `Err` carries the status and message to report.
+fn read_vars(vars: &[kruise_var]) -> Result<Vec<(&str, Value<'_>)>, (kruise_status, String)> {
+    let mut out = Vec::with_capacity(vars.len());
+    for (i, v) in vars.iter().enumerate() {
+        // SAFETY: caller contract of `kruise_expr_eval`.
+        let name = unsafe { text(v.name, v.name_len, &format!("vars[{i}].name")) }?;
+        let value = match v.kind {
+            KRUISE_VAR_QUANTITY => {
+                // SAFETY: caller contract of `kruise_expr_eval`.
+                Value::Quantity(unsafe { text(v.value, v.value_len, &format!("vars[{i}].value")) }?)
+            }
+            KRUISE_VAR_NUMBER => Value::Number(v.number),
+            k => {
+                return Err((
+                    kruise_status::KRUISE_INVALID_ARGUMENT,
+                    format!("vars[{i}].kind: unknown kind {k}"),
+                ));
+            }
+        };
+        out.push((name, value));
+    }
+    Ok(out)
+}
+
+#[cfg(feature = "expr")]
+fn eval(expr: &kruise_expr, vars: &[kruise_var], out: *mut kruise_buf) -> kruise_status {
+    use kcore::resources::Var;
+    let vars = match read_vars(vars) {
+        Ok(v) => v,
+        Err((st, msg)) => return fail(out, st, msg),
+    };
+    let bound: Vec<(&str, Var<'_>)> = vars
+        .iter()
+        .map(|(n, v)| {
+            (
+                *n,
+                match v {
+                    Value::Quantity(q) => Var::Quantity(q),
+                    Value::Number(x) => Var::Number(*x),
+                },
+            )
+        })
+        .collect();
+    match expr.inner.eval_to_string(&bound) {
+        Ok(s) => {
+            put(out, kruise_buf::from_vec(s.into_bytes()));
+            kruise_status::KRUISE_OK
+        }
+        Err(e) => crate::panic::fail_core(out, &e),
+    }
+}
+
+#[cfg(not(feature = "expr"))]
+fn eval(_expr: &kruise_expr, vars: &[kruise_var], out: *mut kruise_buf) -> kruise_status {
+    if let Err((st, msg)) = read_vars(vars) {
+        return fail(out, st, msg);
+    }
+    fail(
+        out,
+        kruise_status::KRUISE_UNSUPPORTED,
+        "built without the `expr` feature of kruise-core-c",
+    )
+}
+
+/// Releases an expression from `kruise_expr_compile`. NULL is fine. Must not be called twice, nor
+/// while another thread is still evaluating it.
+///
+/// # Safety
+/// `expr` must be NULL or a pointer returned by `kruise_expr_compile` and not yet freed.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn kruise_expr_free(expr: *mut kruise_expr) {
+    boundary_void(|| {
+        if !expr.is_null() {
+            // SAFETY: caller contract: produced by `Box::into_raw` in `compile`, freed once.
+            unsafe { drop(Box::from_raw(expr)) }
+        }
+    })
+}

@@ -1,0 +1,46 @@
+"""OpenKruise v1.9 decision logic, from Python.
+
+Generic entry points (every fn id of the Rust registry, see ``fn_ids()``):
+
+- ``call(fn_id, input)``: JSON-shaped Python values in and out (dict/list/str/int/float/bool/None);
+- ``call_json(fn_id, text)``: JSON text in and out;
+- ``matches(fn_id, expected, got)``: the conformance comparison rule of the core.
+
+Typed: ``Expression("max(cpu*50%, 50m)").eval(cpu="200m") == "100m"``;
+``rollout.scale("25%", 10) == 3``, ``rollout.partition(...)``, ``rollout.progress(...)``;
+``allocation.allocate(ud, subsets=..., now=...)`` (UnitedDeployment subset allocation).
+``Schedule("0 */2 * * *", time_zone="Asia/Shanghai").next(after, 5)`` (AdvancedCronJob fire times).
+
+Every decision error raises ``KruiseError`` (a ``ValueError``) with ``.kind`` (stable snake_case,
+as in the conformance vectors' ``expect_error``), ``.message`` and ``.field``.
+"""
+
+from ._kruise_core import (
+    HAS_EXPRESSION,
+    Expression,
+    KruiseError,
+    Schedule,
+    __version__,
+    call,
+    call_json,
+    fn_ids,
+    matches,
+)
+
+from . import allocation, api, pub_budget, rollout
+
+__all__ = [
+    "HAS_EXPRESSION",
+    "Expression",
+    "KruiseError",
+    "Schedule",
+    "__version__",
+    "allocation",
+    "api",
+    "call",
+    "call_json",
+    "fn_ids",
+    "matches",
+    "pub_budget",
+    "rollout",
+]

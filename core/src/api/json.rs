@@ -1,0 +1,120 @@
+//! Small helpers for reading and writing manifests held as `serde_json::Value`, shared by the api
+//! decisions. Reads are lenient about absence and strict about type: a present member of the
+//! wrong JSON type is `invalid_input` naming its dotted path.
+
+use crate::error::{Error, Result};
+use serde_json::{Map, Value};
+
+/// The member `key` of `obj` if present and not `null`.
+pub fn get<'a>(obj: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
+    obj.get(key).filter(|v| !v.is_null())
+}
+
+/// `v` as an object, or `invalid_input` at `path`.
+pub fn as_obj<'a>(v: &'a Value, path: &str) -> Result<&'a Map<String, Value>> {
+    v.as_object()
+        .ok_or_else(|| Error::invalid_input(path, "expected a JSON object"))
+}
+
+/// Member `key` of `obj` as an object; absent/null is `None`.
+pub fn obj_at<'a>(
+    obj: &'a Map<String, Value>,
+    key: &str,
+    path: &str,
+) -> Result<Option<&'a Map<String, Value>>> {
+    match get(obj, key) {
+        None => Ok(None),
+        Some(v) => as_obj(v, &super::schema::join(path, key)).map(Some),
+    }
+}
+
+/// Member `key` of `obj` as a string; absent/null is `None`.
+pub fn str_at<'a>(obj: &'a Map<String, Value>, key: &str, path: &str) -> Result<Option<&'a str>> {
+    match get(obj, key) {
+        None => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(_) => Err(Error::invalid_input(
+            super::schema::join(path, key),
+            "expected a string",
+        )),
+    }
+}
+
+/// Member `key` of `obj` as a boolean; absent/null is `None`.
+pub fn bool_at(obj: &Map<String, Value>, key: &str, path: &str) -> Result<Option<bool>> {
+    match get(obj, key) {
+        None => Ok(None),
+        Some(Value::Bool(b)) => Ok(Some(*b)),
+        Some(_) => Err(Error::invalid_input(
+            super::schema::join(path, key),
+            "expected a boolean",
+        )),
+    }
+}
+
+/// Member `key` of `obj` as an integer; absent/null is `None`.
+pub fn int_at(obj: &Map<String, Value>, key: &str, path: &str) -> Result<Option<i64>> {
+    match get(obj, key) {
+        None => Ok(None),
+        Some(v) => v.as_i64().map(Some).ok_or_else(|| {
+            Error::invalid_input(super::schema::join(path, key), "expected an integer")
+        }),
+    }
+}
+
+/// Member `key` of `obj` as an array; absent/null is an empty slice.
+pub fn list_at<'a>(obj: &'a Map<String, Value>, key: &str, path: &str) -> Result<&'a [Value]> {
+    match get(obj, key) {
+        None => Ok(&[]),
+        Some(Value::Array(a)) => Ok(a),
+        Some(_) => Err(Error::invalid_input(
+            super::schema::join(path, key),
+            "expected an array",
+        )),
+    }
+}
+
+/// The object member `key` of `obj`, created (or replacing a `null`) when absent.
+pub fn ensure_obj<'a>(
+    obj: &'a mut Map<String, Value>,
+    key: &str,
+    path: &str,
+) -> Result<&'a mut Map<String, Value>> {
+    let slot = obj.entry(key.to_owned()).or_insert(Value::Null);
+    if slot.is_null() {
+        *slot = Value::Object(Map::new());
+    }
+    slot.as_object_mut().ok_or_else(|| {
+        Error::invalid_input(super::schema::join(path, key), "expected a JSON object")
+    })
+}
+
+/// Whether member `key` is absent or `null` (a Go nil pointer).
+pub fn is_nil(obj: &Map<String, Value>, key: &str) -> bool {
+    get(obj, key).is_none()
+}
+
+/// Whether member `key` is absent, `null` or the Go zero value of its scalar type (`""`, `0`, `false`).
+pub fn is_empty(obj: &Map<String, Value>, key: &str) -> bool {
+    match get(obj, key) {
+        None => true,
+        Some(Value::String(s)) => s.is_empty(),
+        Some(Value::Number(n)) => n.as_f64() == Some(0.0),
+        Some(Value::Bool(b)) => !b,
+        Some(_) => false,
+    }
+}
+
+/// Sets `key` to `v` when it is nil (absent/null).
+pub fn default_nil(obj: &mut Map<String, Value>, key: &str, v: Value) {
+    if is_nil(obj, key) {
+        obj.insert(key.to_owned(), v);
+    }
+}
+
+/// Sets `key` to `v` when it is empty (absent/null/zero).
+pub fn default_empty(obj: &mut Map<String, Value>, key: &str, v: Value) {
+    if is_empty(obj, key) {
+        obj.insert(key.to_owned(), v);
+    }
+}

@@ -1,0 +1,73 @@
+//! History pruning of finished children (spec section 6, step 4).
+//!
+//! Mirrors the `successfulJobsHistoryLimit` / `failedJobsHistoryLimit` block of
+//! `pkg/controller/advancedcronjob/advancedcronjob_*_controller.go`.
+
+use super::handlers::time_field;
+use super::job_state::JobState;
+use crate::error::Result;
+use serde::Deserialize;
+
+/// One child as pruning sees it.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PruneJob {
+    /// Child name.
+    pub name: String,
+    /// Its state (`cron.jobState`).
+    pub state: JobState,
+    /// `status.startTime`, RFC 3339.
+    #[serde(default)]
+    pub start_time: Option<String>,
+}
+
+/// `cron.prune` input.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PruneInput {
+    /// `spec.successfulJobsHistoryLimit` (unset: no pruning of succeeded children).
+    #[serde(default)]
+    pub successful_jobs_history_limit: Option<i32>,
+    /// `spec.failedJobsHistoryLimit` (unset: no pruning of failed children).
+    #[serde(default)]
+    pub failed_jobs_history_limit: Option<i32>,
+    /// The owned children in listing order.
+    #[serde(default)]
+    pub jobs: Vec<PruneJob>,
+}
+
+/// Names to delete, in deletion order: failed children first, then succeeded ones; within a
+/// kind oldest `startTime` first, children without one before all others; `count - limit` of each
+/// kind in wrapping 32-bit arithmetic (a negative limit deletes all, `i32::MIN` none).
+///
+/// Errors: `invalid_input` for an unparsable `startTime`. Ties keep listing order (Go's sort is
+/// unstable for more than 12 items; see docs/deviations.md).
+pub fn prune(input: &PruneInput) -> Result<Vec<String>> {
+    let mut out = Vec::new();
+    for (state, limit) in [
+        (JobState::Failed, input.failed_jobs_history_limit),
+        (JobState::Succeeded, input.successful_jobs_history_limit),
+    ] {
+        let Some(limit) = limit else { continue };
+        let mut kind: Vec<(Option<(i64, u32)>, &str)> = Vec::new();
+        for (i, j) in input.jobs.iter().enumerate() {
+            if j.state == state {
+                let st = match &j.start_time {
+                    Some(s) => Some(time_field(s, &format!("jobs[{i}].startTime"))?),
+                    None => None,
+                };
+                kind.push((st, &j.name));
+            }
+        }
+        // None sorts before Some; Option's Ord does exactly that.
+        kind.sort_by(|a, b| a.0.cmp(&b.0));
+        let keep_from = (kind.len() as i32).wrapping_sub(limit);
+        for (i, (_, name)) in kind.iter().enumerate() {
+            if (i as i32) >= keep_from {
+                break;
+            }
+            out.push((*name).to_string());
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,307 @@
+//! Admission validation of an AdvancedCronJob on create (spec section 7).
+//!
+//! Mirrors `validateAdvancedCronJob` in
+//! `pkg/webhook/advancedcronjob/validating/advancedcronjob_create_update_handler.go` (v1.9.0),
+//! including the v1.9 `imageListPullJobTemplate` rules. Pod templates of Job / BroadcastJob
+//! templates are taken as valid.
+
+use super::image_ref::Grammar;
+use super::schedule::Schedule;
+use super::selector::{self, LabelSelector};
+use super::zone::Location;
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// One validation problem: the field path and the spec's error kind.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FieldError {
+    /// Field path, e.g. `spec.schedule`.
+    pub field: String,
+    /// Kind, e.g. `invalid_schedule`.
+    pub kind: &'static str,
+}
+
+/// `selector` of an ImageListPullJob: node names or an inline label selector.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NodeSelector {
+    /// `names`.
+    #[serde(default)]
+    pub names: Option<Vec<String>>,
+    /// Inline label selector.
+    #[serde(flatten)]
+    pub labels: LabelSelector,
+}
+
+/// `completionPolicy`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CompletionPolicy {
+    /// `Always` or `Never`.
+    #[serde(rename = "type", default)]
+    pub type_: String,
+    /// Seconds.
+    #[serde(default)]
+    pub active_deadline_seconds: Option<i64>,
+    /// Seconds.
+    #[serde(default)]
+    pub ttl_seconds_after_finished: Option<i32>,
+}
+
+/// `pullPolicy`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PullPolicy {
+    /// Seconds.
+    #[serde(default)]
+    pub timeout_seconds: Option<i32>,
+}
+
+/// The ImageListPullJob spec members the webhook checks.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IlpjSpec {
+    /// Images to pull.
+    #[serde(default)]
+    pub images: Option<Vec<String>>,
+    /// Node selector.
+    #[serde(default)]
+    pub selector: Option<NodeSelector>,
+    /// Pod selector.
+    #[serde(default)]
+    pub pod_selector: Option<LabelSelector>,
+    /// Completion policy.
+    #[serde(default)]
+    pub completion_policy: CompletionPolicy,
+    /// Pull policy.
+    #[serde(default)]
+    pub pull_policy: Option<PullPolicy>,
+}
+
+/// `imageListPullJobTemplate`.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct IlpjTemplate {
+    /// Its spec.
+    #[serde(default)]
+    pub spec: IlpjSpec,
+}
+
+/// `spec.template`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Templates {
+    /// Present = set.
+    #[serde(default)]
+    pub job_template: Option<Value>,
+    /// Present = set.
+    #[serde(default)]
+    pub broadcast_job_template: Option<Value>,
+    /// ImageListPullJob template.
+    #[serde(default)]
+    pub image_list_pull_job_template: Option<IlpjTemplate>,
+}
+
+/// The AdvancedCronJob spec as the webhook reads it.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ValidateSpec {
+    /// Schedule.
+    #[serde(default)]
+    pub schedule: String,
+    /// Zone.
+    #[serde(default)]
+    pub time_zone: Option<String>,
+    /// Policy.
+    #[serde(default)]
+    pub concurrency_policy: String,
+    /// Seconds.
+    #[serde(default)]
+    pub starting_deadline_seconds: Option<i64>,
+    /// Limit.
+    #[serde(default)]
+    pub successful_jobs_history_limit: Option<i32>,
+    /// Limit.
+    #[serde(default)]
+    pub failed_jobs_history_limit: Option<i32>,
+    /// Templates.
+    #[serde(default)]
+    pub template: Templates,
+}
+
+/// `cron.validate` input.
+#[derive(Debug, Clone, Deserialize)]
+pub struct ValidateInput {
+    /// `metadata.name`, checked only when given.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// The spec.
+    pub spec: ValidateSpec,
+}
+
+struct Errs(Vec<FieldError>);
+
+impl Errs {
+    fn add(&mut self, field: impl Into<String>, kind: &'static str) {
+        self.0.push(FieldError {
+            field: field.into(),
+            kind,
+        });
+    }
+}
+
+/// Validates on the create path and returns every problem in webhook order (`[]` = valid).
+///
+/// Errors: `internal` only if the image grammar cannot be built (never in practice).
+pub fn validate(input: &ValidateInput) -> Result<Vec<FieldError>> {
+    let mut e = Errs(Vec::new());
+    if let Some(name) = &input.name {
+        if name.is_empty() {
+            e.add("metadata.name", "name_required");
+        } else {
+            if !name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'-') {
+                e.add("metadata.name", "name_invalid");
+            }
+            if name.len() > 63 {
+                e.add("metadata.name", "name_too_long");
+            }
+        }
+    }
+    let spec = &input.spec;
+    if spec.schedule.is_empty() {
+        e.add("spec.schedule", "schedule_empty");
+    }
+    if Schedule::parse(&spec.schedule).is_err() {
+        e.add("spec.schedule", "invalid_schedule");
+    }
+    if spec.schedule.contains("TZ") && spec.time_zone.is_some() {
+        e.add("spec.schedule", "schedule_tz_conflict");
+    }
+
+    let t = &spec.template;
+    let count = usize::from(t.job_template.is_some())
+        + usize::from(t.broadcast_job_template.is_some())
+        + usize::from(t.image_list_pull_job_template.is_some());
+    if let Some(ilpj) = &t.image_list_pull_job_template {
+        if !matches!(spec.concurrency_policy.as_str(), "Replace" | "Forbid") {
+            e.add(
+                "spec.spec.concurrencyPolicy",
+                "concurrency_policy_not_allowed",
+            );
+        }
+        let g = Grammar::new().ok_or_else(|| Error::new("internal", "image reference grammar"))?;
+        if let Some((field, kind)) = ilpj_first_problem(&ilpj.spec, &g) {
+            e.add(
+                format!("spec.template.imageListPullJobTemplate.spec{field}"),
+                kind,
+            );
+        }
+    }
+    if count == 0 {
+        e.add("spec.template", "template_missing");
+    } else if count > 1 {
+        e.add("spec.template", "template_multiple");
+    }
+
+    for (v, f) in [
+        (
+            spec.starting_deadline_seconds,
+            "spec.startingDeadlineSeconds",
+        ),
+        (
+            spec.successful_jobs_history_limit.map(i64::from),
+            "spec.successfulJobsHistoryLimit",
+        ),
+        (
+            spec.failed_jobs_history_limit.map(i64::from),
+            "spec.failedJobsHistoryLimit",
+        ),
+    ] {
+        if v.is_some_and(|v| v < 0) {
+            e.add(f, "negative_value");
+        }
+    }
+    if let Some(tz) = &spec.time_zone {
+        if tz.is_empty() {
+            e.add("spec.timeZone", "timezone_empty");
+        } else {
+            if tz.eq_ignore_ascii_case("local") {
+                e.add("spec.timeZone", "timezone_local");
+            }
+            if Location::load(tz).is_err() {
+                e.add("spec.timeZone", "timezone_unknown");
+            }
+        }
+    }
+    Ok(e.0)
+}
+
+/// The first ImageListPullJob template problem: (path suffix under `...spec`, kind).
+fn ilpj_first_problem(s: &IlpjSpec, g: &Grammar) -> Option<(&'static str, &'static str)> {
+    if let Some(sel) = &s.selector {
+        if sel.labels.match_labels.is_some() || sel.labels.match_expressions.is_some() {
+            if sel.names.is_some() {
+                return Some((".selector", "selector_names_and_labels"));
+            }
+            if !selector::valid(&sel.labels) {
+                return Some((".selector.labelSelector", "invalid_label_selector"));
+            }
+        }
+        if let Some(names) = &sel.names {
+            let mut seen = std::collections::HashSet::new();
+            if !names.iter().all(|n| seen.insert(n.as_str())) {
+                return Some((".selector.names", "duplicate_selector_names"));
+            }
+        }
+    }
+    if let Some(ps) = &s.pod_selector {
+        if s.selector.is_some() {
+            return Some(("", "selector_and_pod_selector"));
+        }
+        if !selector::valid(ps) {
+            return Some((".podSelector.labelSelector", "invalid_label_selector"));
+        }
+    }
+    let images = s.images.as_deref().unwrap_or(&[]);
+    if images.is_empty() {
+        return Some((".images", "images_empty"));
+    }
+    if images.len() > 255 {
+        return Some((".images", "images_too_many"));
+    }
+    let mut seen = std::collections::HashSet::new();
+    if !images.iter().all(|i| seen.insert(i.as_str())) {
+        return Some((".images", "images_duplicate"));
+    }
+    if !images.iter().all(|i| g.valid(i)) {
+        return Some((".images", "invalid_image"));
+    }
+    let cp = &s.completion_policy;
+    if cp.type_ != "Always" {
+        return Some((".completionPolicy.type", "completion_policy_not_always"));
+    }
+    if cp.active_deadline_seconds.is_some_and(|a| a > 86_400) {
+        return Some((
+            ".completionPolicy.activeDeadlineSeconds",
+            "active_deadline_too_large",
+        ));
+    }
+    if let (Some(a), Some(t)) = (
+        cp.active_deadline_seconds,
+        s.pull_policy.as_ref().and_then(|p| p.timeout_seconds),
+    ) {
+        if i64::from(t) > a {
+            return Some((
+                ".completionPolicy.activeDeadlineSeconds",
+                "active_deadline_below_timeout",
+            ));
+        }
+    }
+    if cp.ttl_seconds_after_finished.is_some() {
+        return Some((
+            ".completionPolicy.ttlSecondsAfterFinished",
+            "ttl_not_supported",
+        ));
+    }
+    None
+}

@@ -1,0 +1,369 @@
+//! Time zones as Go's `time.LoadLocation` resolves them, backed by jiff's bundled tz database, and
+//! Go's `time.Date` rule for turning a wall-clock time into an instant.
+//!
+//! Mirrors `time.LoadLocation` and `time.Date` of Go (used by robfig/cron v3.0.1 and OpenKruise's
+//! `formatSchedule`). Zone data comes from jiff's bundled tzdb, never from the host.
+
+use super::civil::{self, Fields};
+use crate::error::{Error, Result};
+use jiff::Timestamp;
+use jiff::tz::TimeZone;
+
+/// Error kind for a zone name Go cannot load.
+pub const UNKNOWN_LOCATION: &str = "unknown_location";
+
+/// A loaded time zone: UTC (Go's `""`/`"UTC"`) or an IANA zone from the bundled tz database.
+///
+/// Cloning is cheap (a reference count); offset lookups never allocate.
+#[derive(Debug, Clone)]
+pub struct Zone {
+    tz: TimeZone,
+    utc: bool,
+}
+
+impl PartialEq for Zone {
+    fn eq(&self, other: &Self) -> bool {
+        self.name() == other.name()
+    }
+}
+
+impl Zone {
+    /// UTC.
+    pub fn utc() -> Zone {
+        Zone {
+            tz: TimeZone::UTC,
+            utc: true,
+        }
+    }
+
+    /// Loads `name` the way Go's `time.LoadLocation` does, except `"Local"` (see [`Location::load`]):
+    /// `""` and `"UTC"` give UTC; any other name must be an IANA tz database name spelled exactly
+    /// (case-sensitive, as Go's lookup is); names containing `..` or starting with `/` or `\` are
+    /// refused.
+    ///
+    /// Errors: `unknown_location`.
+    pub fn load(name: &str) -> Result<Zone> {
+        if name.is_empty() || name == "UTC" {
+            return Ok(Zone::utc());
+        }
+        let bad = || Error::new(UNKNOWN_LOCATION, format!("unknown time zone {name:?}"));
+        if name.contains("..") || name.starts_with('/') || name.starts_with('\\') || name == "Local"
+        {
+            return Err(bad());
+        }
+        match jiff::tz::db().get(name) {
+            Ok(tz) if tz.iana_name() == Some(name) => Ok(Zone::from_tz(tz)),
+            _ => Err(bad()),
+        }
+    }
+
+    /// A zone built from TZif bytes (e.g. from the `time/tzdata` of the Go release a controller was
+    /// built with), to pin the tz database version instead of the bundled one.
+    ///
+    /// Errors: `unknown_location` when the data is not valid TZif.
+    pub fn from_tzif(name: &str, data: &[u8]) -> Result<Zone> {
+        match TimeZone::tzif(name, data) {
+            Ok(tz) => Ok(Zone::from_tz(tz)),
+            Err(e) => Err(Error::new(
+                UNKNOWN_LOCATION,
+                format!("time zone {name:?}: {e}"),
+            )),
+        }
+    }
+
+    fn from_tz(tz: TimeZone) -> Zone {
+        Zone { tz, utc: false }
+    }
+
+    /// The zone's name: `"UTC"` or the IANA name as loaded.
+    pub fn name(&self) -> &str {
+        if self.utc {
+            "UTC"
+        } else {
+            self.tz.iana_name().unwrap_or("UTC")
+        }
+    }
+
+    /// The jiff zone behind this one.
+    pub fn time_zone(&self) -> &TimeZone {
+        &self.tz
+    }
+
+    /// Offset east of UTC, in seconds, at Unix second `t`.
+    pub fn offset_at(&self, t: i64) -> i32 {
+        OffsetCache::new(self).offset(t)
+    }
+}
+
+/// Where a schedule is evaluated: a fixed zone, or "Local", meaning the zone of the time passed to
+/// `next` (Go's `time.Local` handling in `SpecSchedule.Next`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Location {
+    /// No zone of its own: evaluated in the caller's zone.
+    Local,
+    /// A loaded zone.
+    Zone(Zone),
+}
+
+impl Location {
+    /// Go's `time.LoadLocation`, `"Local"` included. Errors: `unknown_location`.
+    pub fn load(name: &str) -> Result<Location> {
+        if name == "Local" {
+            Ok(Location::Local)
+        } else {
+            Zone::load(name).map(Location::Zone)
+        }
+    }
+
+    /// The name reported by `cron.parse`: `None` for Local, else the zone name.
+    pub fn name(&self) -> Option<&str> {
+        match self {
+            Location::Local => None,
+            Location::Zone(z) => Some(z.name()),
+        }
+    }
+}
+
+/// Smallest and largest Unix second jiff can represent; lookups outside are clamped.
+const TS_MIN: i64 = -377_705_116_800;
+const TS_MAX: i64 = 253_402_207_200;
+
+/// How far ahead a cache refill looks for the next offset change (40 days: longer than any jump).
+const HI_WINDOW: i64 = 40 * 86_400;
+
+/// An offset lookup with a one-interval cache: between two transitions the offset is constant, so
+/// repeated lookups in the same interval cost two comparisons. Borrowed, never allocates.
+pub(crate) struct OffsetCache<'a> {
+    tz: &'a TimeZone,
+    utc: bool,
+    lo: i64,
+    hi: i64,
+    off: i32,
+}
+
+impl<'a> OffsetCache<'a> {
+    /// A fresh cache over `zone`.
+    pub(crate) fn new(zone: &'a Zone) -> Self {
+        OffsetCache {
+            tz: &zone.tz,
+            utc: zone.utc,
+            lo: 1,
+            hi: 0,
+            off: 0,
+        }
+    }
+
+    /// Offset in seconds at Unix second `t`.
+    pub(crate) fn offset(&mut self, t: i64) -> i32 {
+        if self.utc {
+            return 0;
+        }
+        if self.lo <= t && t < self.hi {
+            return self.off;
+        }
+        let c = t.clamp(TS_MIN + 1, TS_MAX - 1);
+        let Ok(ts) = Timestamp::from_second(c) else {
+            return 0;
+        };
+        self.off = self.tz.to_offset(ts).seconds();
+        self.lo = match Timestamp::from_second(c + 1)
+            .ok()
+            .and_then(|n| self.tz.preceding(n).next())
+        {
+            Some(tr) => tr.timestamp().as_second(),
+            None => i64::MIN,
+        };
+        // The first change after `c` within a window, found with `preceding` (much cheaper than
+        // `following` in jiff); with none in the window the window end is a safe bound.
+        let end = c.saturating_add(HI_WINDOW).min(TS_MAX - 1);
+        self.hi = end;
+        if let Ok(probe) = Timestamp::from_second(end) {
+            for tr in self.tz.preceding(probe) {
+                let at = tr.timestamp().as_second();
+                if at <= c {
+                    break;
+                }
+                self.hi = at;
+            }
+        }
+        if c != t {
+            // Outside jiff's range: only answer for this very second.
+            self.lo = t;
+            self.hi = t.saturating_add(1);
+        }
+        self.off
+    }
+
+    /// Seconds until the cached interval containing `t` ends (valid right after `offset(t)`).
+    pub(crate) fn stable_until(&self) -> i64 {
+        if self.utc { i64::MAX } else { self.hi }
+    }
+
+    /// Wall-clock fields of Unix second `t`.
+    pub(crate) fn fields(&mut self, t: i64) -> Fields {
+        let off = self.offset(t);
+        civil::fields_of_local(t + i64::from(off))
+    }
+
+    /// Go's `time.Date(y, mo, d, h, mi, s, 0, zone)` as Unix seconds: the wall time `w` (fields read
+    /// as UTC, normalised like Go) becomes `w - offset_at(w - offset_at(w))`. In a gap this gives the
+    /// instant written with the offset in force before... or after the change depending on the sign
+    /// of the offset, exactly as Go does; in an overlap it picks the occurrence Go picks.
+    pub(crate) fn date(&mut self, y: i64, mo: i64, d: i64, h: i64, mi: i64, s: i64) -> i64 {
+        let w = civil::local_of_civil(y, mo, d, h, mi, s);
+        let o1 = i64::from(self.offset(w));
+        if o1 == 0 {
+            return w;
+        }
+        let o2 = i64::from(self.offset(w - o1));
+        w - o2
+    }
+}
+
+/// Parses a time the way Go's `time.Parse(time.RFC3339, s)` accepts it: `YYYY-MM-DDTHH:MM:SS`, an
+/// optional fraction (`.` or `,`), then `Z` or `±HH:MM`. Returns Unix seconds and nanoseconds.
+/// `None` when Go would fail.
+pub fn parse_rfc3339(s: &str) -> Option<(i64, u32)> {
+    let b = s.as_bytes();
+    let num = |i: usize, n: usize| -> Option<i64> {
+        let part = b.get(i..i + n)?;
+        part.iter().try_fold(0i64, |acc, &c| {
+            c.is_ascii_digit().then(|| acc * 10 + i64::from(c - b'0'))
+        })
+    };
+    let year = num(0, 4)?;
+    if b.get(4) != Some(&b'-') || b.get(7) != Some(&b'-') || b.get(10) != Some(&b'T') {
+        return None;
+    }
+    let month = num(5, 2)?;
+    let day = num(8, 2)?;
+    // Go's hour directive takes one or two digits.
+    let (hour, mut i) = match (num(11, 2), num(11, 1)) {
+        (Some(h), _) => (h, 13),
+        (None, Some(h)) => (h, 12),
+        _ => return None,
+    };
+    if b.get(i) != Some(&b':') || b.get(i + 3) != Some(&b':') {
+        return None;
+    }
+    let minute = num(i + 1, 2)?;
+    let second = num(i + 4, 2)?;
+    i += 6;
+    let mut nanos: u32 = 0;
+    if matches!(b.get(i), Some(b'.' | b',')) && b.get(i + 1).is_some_and(u8::is_ascii_digit) {
+        i += 1;
+        let mut scale = 100_000_000u32;
+        while let Some(c) = b.get(i).filter(|c| c.is_ascii_digit()) {
+            nanos += u32::from(c - b'0') * scale;
+            scale /= 10;
+            i += 1;
+        }
+    }
+    let offset = match b.get(i)? {
+        b'Z' if b.len() == i + 1 => 0,
+        c @ (b'+' | b'-') if b.len() == i + 6 && b[i + 3] == b':' => {
+            let hh = num(i + 1, 2)?;
+            let mm = num(i + 4, 2)?;
+            if hh > 24 || mm > 60 {
+                return None;
+            }
+            let o = hh * 3600 + mm * 60;
+            if *c == b'-' { -o } else { o }
+        }
+        _ => return None,
+    };
+    if !(1..=12).contains(&month) || hour > 23 || minute > 59 || second > 59 {
+        return None;
+    }
+    let dim = civil::days_in_month(year, month as u32);
+    if day < 1 || day > i64::from(dim) {
+        return None;
+    }
+    let local = civil::local_of_civil(year, month, day, hour, minute, second);
+    Some((local - offset, nanos))
+}
+
+/// Formats Unix second `t` as RFC 3339 in UTC (`2026-06-21T10:00:00Z`).
+pub fn format_utc(t: i64) -> String {
+    let f = civil::fields_of_local(t);
+    format!(
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z",
+        f.year, f.month, f.day, f.hour, f.minute, f.second
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loads_like_go() {
+        assert_eq!(Zone::load("").unwrap().name(), "UTC");
+        assert_eq!(Zone::load("UTC").unwrap().name(), "UTC");
+        assert_eq!(Zone::load("Asia/Shanghai").unwrap().name(), "Asia/Shanghai");
+        assert_eq!(
+            Zone::load("asia/shanghai").unwrap_err().kind,
+            UNKNOWN_LOCATION
+        );
+        assert_eq!(
+            Zone::load("Mars/Olympus").unwrap_err().kind,
+            UNKNOWN_LOCATION
+        );
+        assert_eq!(
+            Zone::load("../etc/passwd").unwrap_err().kind,
+            UNKNOWN_LOCATION
+        );
+        assert_eq!(Location::load("Local").unwrap(), Location::Local);
+    }
+
+    #[test]
+    fn go_date_in_gap_and_fold() {
+        let ny = Zone::load("America/New_York").unwrap();
+        let mut c = OffsetCache::new(&ny);
+        // 2026-03-08 02:30 does not exist in New York: Go gives 01:30 EST = 06:30Z.
+        assert_eq!(
+            format_utc(c.date(2026, 3, 8, 2, 30, 0)),
+            "2026-03-08T06:30:00Z"
+        );
+        // 2026-11-01 01:30 happens twice: Go gives the first (EDT) one, 05:30Z.
+        assert_eq!(
+            format_utc(c.date(2026, 11, 1, 1, 30, 0)),
+            "2026-11-01T05:30:00Z"
+        );
+        let berlin = Zone::load("Europe/Berlin").unwrap();
+        let mut c = OffsetCache::new(&berlin);
+        // 2026-03-29 02:30 does not exist in Berlin: Go gives 03:30 CEST = 01:30Z.
+        assert_eq!(
+            format_utc(c.date(2026, 3, 29, 2, 30, 0)),
+            "2026-03-29T01:30:00Z"
+        );
+        let london = Zone::load("Europe/London").unwrap();
+        let mut c = OffsetCache::new(&london);
+        // 2026-10-25 01:30 happens twice in London: Go picks the second (GMT) one.
+        assert_eq!(
+            format_utc(c.date(2026, 10, 25, 1, 30, 0)),
+            "2026-10-25T01:30:00Z"
+        );
+    }
+
+    #[test]
+    fn rfc3339_like_go() {
+        assert_eq!(
+            parse_rfc3339("2026-06-21T10:00:00Z"),
+            Some((1_782_036_000, 0))
+        );
+        assert_eq!(
+            parse_rfc3339("2026-06-21T18:00:00+08:00"),
+            Some((1_782_036_000, 0))
+        );
+        assert_eq!(
+            parse_rfc3339("2026-06-21T10:00:00.5Z"),
+            Some((1_782_036_000, 500_000_000))
+        );
+        assert_eq!(parse_rfc3339("2026-02-30T10:00:00Z"), None);
+        assert_eq!(parse_rfc3339("2026-06-21 10:00:00Z"), None);
+        assert_eq!(parse_rfc3339("2026-06-21T10:00:00z"), None);
+        assert_eq!(parse_rfc3339("not-a-time"), None);
+        assert_eq!(format_utc(1_782_036_000), "2026-06-21T10:00:00Z");
+    }
+}

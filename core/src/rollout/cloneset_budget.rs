@@ -1,0 +1,294 @@
+//! CloneSet scale/update budget: `calculateDiffsWithExpectation` in OpenKruise
+//! `pkg/controller/cloneset/sync/cloneset_sync_utils.go` (`shared/spec/rollout.md` §3.1–§3.5).
+//!
+//! Everything here is allocation-free: pods are a borrowed slice of [`PodView`] and the result is
+//! a plain `Copy` struct. Parse failures never error: the controller silently uses 0.
+
+use super::pods::{Counts, PodView};
+use crate::intstr::{Flavour, IntOrPercent};
+use serde::{Deserialize, Serialize};
+
+/// The default CloneSet `updateStrategy.maxUnavailable` (`"20%"`).
+pub const DEFAULT_MAX_UNAVAILABLE: &str = "20%";
+
+/// The CloneSet spec fields and controller switches the budget reads.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BudgetSpec {
+    /// `spec.replicas`.
+    pub replicas: i32,
+    /// `spec.updateStrategy.partition` (null → 0; invalid → 0).
+    #[serde(default)]
+    pub partition: Option<IntOrPercent>,
+    /// `spec.updateStrategy.maxUnavailable` (null → `"20%"`).
+    #[serde(default)]
+    pub max_unavailable: Option<IntOrPercent>,
+    /// `spec.updateStrategy.maxSurge` (null → 0).
+    #[serde(default)]
+    pub max_surge: Option<IntOrPercent>,
+    /// `spec.scaleStrategy.maxUnavailable` (null → 2147483647).
+    #[serde(default)]
+    pub scale_max_unavailable: Option<IntOrPercent>,
+    /// `spec.updateStrategy.paused`.
+    #[serde(default)]
+    pub paused: bool,
+    /// `status.currentRevision == status.updateRevision`.
+    #[serde(default)]
+    pub revision_consistent: bool,
+    /// Feature gate `CloneSetPartitionRollback` (default off).
+    #[serde(default)]
+    pub partition_rollback: bool,
+    /// Scale-path view with feature gate `PreparingUpdateAsUpdate` on.
+    #[serde(default)]
+    pub preparing_update_as_update: bool,
+    /// `--cloneset-scaling-exclude-preparing-delete` or the CloneSet label of that name.
+    #[serde(default)]
+    pub scaling_exclude_preparing_delete: bool,
+}
+
+/// Resolved budget parameters (§3.1), in pods.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Params {
+    /// `spec.replicas`.
+    pub replicas: i64,
+    /// Partition per §2.1, 0 when null or invalid.
+    pub partition: i64,
+    /// Legacy flavour rounded up; 0 when null, invalid or paused.
+    pub max_surge: i64,
+    /// Legacy flavour, rounded up only when `max_surge == 0`; 0 when invalid.
+    pub max_unavailable: i64,
+    /// `scaleStrategy.maxUnavailable`, legacy flavour rounded up.
+    pub scale_max_unavailable: i64,
+}
+
+impl Params {
+    /// Resolves the int-or-percent fields of `spec` as the controller does.
+    pub fn resolve(spec: &BudgetSpec) -> Params {
+        let replicas = i64::from(spec.replicas);
+        let partition = match &spec.partition {
+            Some(p) => super::partition::cloneset_partition(Some(p), Some(spec.replicas)).unwrap_or(0),
+            None => 0,
+        };
+        let mut max_surge = spec.max_surge.as_ref().map_or(0, |v| legacy(v, replicas, true));
+        if spec.max_surge.is_some() && spec.paused {
+            max_surge = 0;
+        }
+        let max_unavailable = match &spec.max_unavailable {
+            Some(v) => legacy(v, replicas, max_surge == 0),
+            None => legacy_str(DEFAULT_MAX_UNAVAILABLE, replicas, max_surge == 0),
+        };
+        let scale_max_unavailable = match &spec.scale_max_unavailable {
+            Some(v) => legacy(v, replicas, true),
+            None => i64::from(i32::MAX),
+        };
+        Params { replicas, partition, max_surge, max_unavailable, scale_max_unavailable }
+    }
+}
+
+fn legacy(v: &IntOrPercent, total: i64, up: bool) -> i64 {
+    v.scale(total, up, Flavour::Legacy).unwrap_or(0)
+}
+
+fn legacy_str(v: &str, total: i64, up: bool) -> i64 {
+    crate::intstr::scale_str(v, total, up, Flavour::Legacy).unwrap_or(0)
+}
+
+/// The ten numbers of `expectationDiffs` (§3.3–§3.5). Unset numbers are 0.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Diffs {
+    /// Pods to create.
+    pub scale_up_num: i64,
+    /// Of those, how many should be on the old revision (may exceed `scale_up_num`).
+    pub scale_up_num_old_revision: i64,
+    /// Pods to delete, excluding those already specified for deletion.
+    pub scale_down_num: i64,
+    /// Of those, how many old-revision pods.
+    pub scale_down_num_old_revision: i64,
+    /// Creations allowed now by `scaleStrategy.maxUnavailable`.
+    pub scale_up_limit: i64,
+    /// Ready pods that may be deleted now.
+    pub delete_ready_limit: i64,
+    /// Pods temporarily above `replicas`.
+    pub use_surge: i64,
+    /// Of the surge, old-revision pods.
+    pub use_surge_old_revision: i64,
+    /// Pods to move to the update revision (> 0) or back to the current one (< 0).
+    pub update_num: i64,
+    /// All-revision unavailability budget of the update path (may be negative).
+    pub update_max_unavailable: i64,
+}
+
+/// `calculateDiffsWithExpectation` for resolved `params` over `pods`.
+///
+/// Sums involving the resolved budgets use Go's wrapping int64 arithmetic (a percentage that
+/// overflows scales to `i64::MIN`, see [`crate::intstr::go_float_to_int`]), so no input panics.
+/// `preparing_update_as_update` selects the scale-path view (a `PreparingUpdate` pod counts as
+/// updated); `rollback_allowed` is `partition_rollback && !revision_consistent`.
+pub fn diffs(
+    params: &Params,
+    pods: &[PodView],
+    preparing_update_as_update: bool,
+    rollback_allowed: bool,
+    exclude_preparing_delete: bool,
+) -> Diffs {
+    let c = Counts::of(pods, preparing_update_as_update);
+    let Params { replicas, partition, max_surge, max_unavailable, scale_max_unavailable } = *params;
+    let len = i64::try_from(pods.len()).unwrap_or(i64::MAX);
+    let mut old_diff = c.old.active - partition;
+    let mut new_diff = c.new.active - (replicas - partition);
+    let total_unavailable = c.new.pre_deleting + c.old.pre_deleting + c.new.unavailable + c.old.unavailable;
+    if !rollback_allowed {
+        old_diff = old_diff.max(0);
+        new_diff = new_diff.min(0);
+    }
+    let mut d = Diffs::default();
+
+    if max_surge > 0 {
+        let to_delete = c.new.to_delete + c.old.to_delete;
+        let (mut scale_surge, mut scale_old_surge) = (0, 0);
+        if to_delete > 0 {
+            scale_surge = (total_unavailable + to_delete).wrapping_sub(max_unavailable).max(0).min(to_delete);
+            if scale_surge > c.new.to_delete {
+                scale_old_surge = scale_surge - c.new.to_delete;
+            }
+        }
+        let (mut update_surge, mut update_old_surge) = (0, 0);
+        if (old_diff > 0 && new_diff < 0) || (old_diff < 0 && new_diff > 0) {
+            if old_diff.abs() <= new_diff.abs() {
+                update_surge = old_diff.abs();
+                if old_diff < 0 {
+                    update_old_surge = update_surge;
+                }
+            } else {
+                update_surge = new_diff.abs();
+                if new_diff > 0 {
+                    update_old_surge = update_surge;
+                }
+            }
+        }
+        let (surge, old) =
+            if scale_surge >= update_surge { (scale_surge, scale_old_surge) } else { (update_surge, update_old_surge) };
+        d.use_surge = max_surge.min(surge);
+        d.use_surge_old_revision = d.use_surge.min(old);
+    }
+
+    let (mut cur_total, mut cur_old) = (len, c.old.count);
+    if exclude_preparing_delete {
+        cur_total -= c.old.pre_deleting + c.new.pre_deleting;
+        cur_old -= c.old.pre_deleting;
+    }
+    let exp_total = replicas + d.use_surge;
+    let exp_old = partition + d.use_surge_old_revision;
+
+    let up = exp_total - cur_total;
+    if up > 0 {
+        d.scale_up_num = up;
+        d.scale_up_num_old_revision = (exp_old - cur_old).max(0);
+        d.scale_up_limit = up.min(scale_max_unavailable.wrapping_sub(total_unavailable).max(0));
+    }
+    let down = cur_total - c.old.to_delete - c.new.to_delete - exp_total;
+    if down > 0 {
+        d.scale_down_num = down;
+        d.scale_down_num_old_revision = (cur_old - c.old.to_delete - exp_old).max(0);
+    }
+    if c.new.to_delete > 0 || c.old.to_delete > 0 || d.scale_down_num > 0 {
+        d.delete_ready_limit = max_unavailable.wrapping_add(len - replicas).wrapping_sub(total_unavailable).max(0);
+    }
+
+    d.update_num = if old_diff.abs() <= new_diff.abs() { old_diff } else { -new_diff };
+    if d.update_num != 0 {
+        d.update_max_unavailable = max_unavailable.wrapping_add(len - replicas);
+    }
+    d
+}
+
+/// The full answer of `rollout.cloneset_update_budget`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Budget {
+    /// Resolved partition.
+    pub partition: i64,
+    /// Resolved maxSurge.
+    pub max_surge: i64,
+    /// Resolved maxUnavailable.
+    pub max_unavailable: i64,
+    /// Resolved scaleStrategy.maxUnavailable.
+    pub scale_max_unavailable: i64,
+    /// The diffs, computed with `preparingUpdateAsUpdate` as given.
+    #[serde(flatten)]
+    pub diffs: Diffs,
+    /// Pods the update path updates now (§3.6), from a diff without `preparingUpdateAsUpdate`.
+    pub pods_to_update_now: i64,
+}
+
+/// Computes the whole budget (§3 plus §3.6) for `spec` over `pods` (candidate order).
+/// Allocation-free.
+///
+/// ```
+/// use kruise_core::rollout::cloneset_budget::{budget, BudgetSpec};
+/// use kruise_core::rollout::pods::PodView;
+/// let spec = BudgetSpec { replicas: 10, ..Default::default() };
+/// let pods = [PodView::available_old(); 10];
+/// let b = budget(&spec, &pods);
+/// assert_eq!((b.max_unavailable, b.diffs.update_num, b.pods_to_update_now), (2, 10, 2));
+/// ```
+pub fn budget(spec: &BudgetSpec, pods: &[PodView]) -> Budget {
+    let params = Params::resolve(spec);
+    let rollback_allowed = spec.partition_rollback && !spec.revision_consistent;
+    let exclude = spec.scaling_exclude_preparing_delete;
+    let diffs = diffs(&params, pods, spec.preparing_update_as_update, rollback_allowed, exclude);
+    let plain = if spec.preparing_update_as_update {
+        self::diffs(&params, pods, false, rollback_allowed, exclude)
+    } else {
+        diffs
+    };
+    let pods_to_update_now = if spec.paused { 0 } else { super::update_count::update_now(&plain, pods) };
+    Budget {
+        partition: params.partition,
+        max_surge: params.max_surge,
+        max_unavailable: params.max_unavailable,
+        scale_max_unavailable: params.scale_max_unavailable,
+        diffs,
+        pods_to_update_now,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn iop(s: &str) -> Option<IntOrPercent> {
+        Some(IntOrPercent::String(s.into()))
+    }
+
+    #[test]
+    fn surge_decides_max_unavailable_rounding() {
+        let spec = BudgetSpec { replicas: 3, max_surge: iop("50%"), ..Default::default() };
+        let p = Params::resolve(&spec);
+        assert_eq!((p.max_surge, p.max_unavailable), (2, 0));
+        // paused forces maxSurge to 0 before maxUnavailable is rounded: 20% of 3 rounds up to 1
+        let p = Params::resolve(&BudgetSpec { paused: true, ..spec });
+        assert_eq!((p.max_surge, p.max_unavailable), (0, 1));
+    }
+
+    #[test]
+    fn invalid_values_become_zero() {
+        let spec = BudgetSpec {
+            replicas: 10,
+            partition: iop("abc"),
+            max_unavailable: iop("50.5%"),
+            max_surge: iop("x"),
+            scale_max_unavailable: iop("1e2%"),
+            ..Default::default()
+        };
+        assert_eq!(
+            Params::resolve(&spec),
+            Params { replicas: 10, partition: 0, max_surge: 0, max_unavailable: 0, scale_max_unavailable: 0 }
+        );
+        // the legacy parser deletes every '%': "5%0" is 50 %
+        let p = Params::resolve(&BudgetSpec { replicas: 10, max_unavailable: iop("5%0"), ..Default::default() });
+        assert_eq!(p.max_unavailable, 5);
+    }
+}
