@@ -65,8 +65,6 @@ pub fn digits(x: &BigInt) -> u64 {
     }
 }
 
-/// Number of decimal digits of `|v|`.
-
 /// Go's `big.Int.Int64()`: low 64 bits of `|x|`, negated when `x < 0`.
 pub fn go_big_int64(x: &BigInt) -> i64 {
     let low = x.magnitude().iter_u64_digits().next().unwrap_or(0) as i64;
