@@ -5,9 +5,9 @@
 //! Kubernetes `ComputePodQOS` (v1.32). See `shared/spec/pub.md` section 7.
 
 use super::protect::Operation;
-use super::qty::Dec;
 use super::types::{Container, Pod, PodSpec, has_unavailable_label};
 use crate::error::{Error, Result};
+use crate::quantity::Quantity;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -98,8 +98,8 @@ pub enum QosClass {
 /// Kubernetes `ComputePodQOS` from the spec (cpu and memory only, values > 0, app and init
 /// containers). `field` prefixes error paths.
 pub fn qos_class(spec: &PodSpec, field: &str) -> Result<QosClass> {
-    let mut req: [Option<Dec>; 2] = [None, None];
-    let mut lim: [Option<Dec>; 2] = [None, None];
+    let mut req: [Option<Quantity<'_>>; 2] = [None, None];
+    let mut lim: [Option<Quantity<'_>>; 2] = [None, None];
     let mut guaranteed = true;
     let all = spec
         .containers()
@@ -120,19 +120,19 @@ pub fn qos_class(spec: &PodSpec, field: &str) -> Result<QosClass> {
                     "memory" => 1,
                     _ => continue,
                 };
-                let v = Dec::parse(q, &at(kind, name))?;
-                if !v.is_positive() {
+                let v = parse_quantity(q, || at(kind, name))?;
+                if v.signum() <= 0 {
                     continue;
                 }
                 if kind == "limits" {
                     found[slot] = true;
                 }
-                sums[slot] = Some(match sums[slot] {
-                    None => v,
-                    Some(s) => s.checked_add(v).ok_or_else(|| {
+                match &mut sums[slot] {
+                    None => sums[slot] = Some(v),
+                    Some(s) => s.add(&v).map_err(|_| {
                         Error::invalid_input(at(kind, name), "quantity sum out of range")
                     })?,
-                });
+                }
             }
         }
         if !(found[0] && found[1]) {
@@ -146,8 +146,8 @@ pub fn qos_class(spec: &PodSpec, field: &str) -> Result<QosClass> {
     }
     if guaranteed {
         for slot in 0..2 {
-            if let Some(r) = req[slot]
-                && lim[slot] != Some(r)
+            if let Some(r) = &req[slot]
+                && lim[slot].as_ref() != Some(r)
             {
                 guaranteed = false;
             }
@@ -232,15 +232,26 @@ fn quantity_changed(
     Ok(match (a, b) {
         (None, None) => false,
         (Some(a), Some(b)) => {
-            Dec::parse(
-                a,
-                &format!("oldPod.spec.containers[{oi}].resources.{kind}.{name}"),
-            )? != Dec::parse(
-                b,
-                &format!("newPod.spec.containers[{ni}].resources.{kind}.{name}"),
-            )?
+            let a = parse_quantity(a, || {
+                format!("oldPod.spec.containers[{oi}].resources.{kind}.{name}")
+            })?;
+            let b = parse_quantity(b, || {
+                format!("newPod.spec.containers[{ni}].resources.{kind}.{name}")
+            })?;
+            a.cmp_value(&b).is_ne()
         }
         _ => true,
+    })
+}
+
+/// Parses a cpu/memory quantity with the shared apimachinery parser; a rejected one is an
+/// `invalid_input` error at the field `at()` names (the pod could not have been decoded).
+fn parse_quantity(q: &str, at: impl FnOnce() -> String) -> Result<Quantity<'_>> {
+    Quantity::parse(q).map_err(|e| {
+        Error::invalid_input(
+            at(),
+            format_args!("{q:?} is not a quantity: {}", e.reason()),
+        )
     })
 }
 
@@ -408,6 +419,63 @@ mod tests {
         assert_eq!(
             e.field.as_deref(),
             Some("newPod.spec.containers[0].resources.requests.cpu")
+        );
+    }
+    #[test]
+    fn quantities_compare_and_sum_by_value() {
+        // per-resource sums across containers, spelled differently on each side
+        let g = pod(json!({"containers": [
+            {"name": "a", "resources": {"requests": {"cpu": "250m", "memory": "1Gi"},
+                                        "limits": {"cpu": "0.25", "memory": "1024Mi"}}},
+            {"name": "b", "resources": {"requests": {"cpu": "1.5", "memory": "1e3"},
+                                        "limits": {"cpu": "1500m", "memory": "1k"}}}
+        ]}));
+        assert_eq!(qos_class(&g.spec, "s").unwrap(), QosClass::Guaranteed);
+        let mut b = g.clone();
+        let lim = b.spec.containers.as_mut().unwrap()[1]
+            .resources
+            .as_mut()
+            .unwrap();
+        lim.limits
+            .as_mut()
+            .unwrap()
+            .insert("cpu".into(), "1501m".into());
+        assert_eq!(qos_class(&b.spec, "s").unwrap(), QosClass::Burstable);
+        // values beyond i64 compare exactly
+        let big = |q: &str| {
+            pod(json!({"containers": [{"name": "a", "resources": {"requests": {"memory": q}}}]}))
+        };
+        let c = classify_update(
+            &big("1e40"),
+            &big("10000000000000000000000000000000000000000"),
+        )
+        .unwrap();
+        assert!(c.unavailable_changed && c.can_resize_inplace);
+        assert!(
+            !quantity_changed(
+                &big("1e40").spec.containers()[0],
+                &big("10000000000000000000000000000000000000000")
+                    .spec
+                    .containers()[0],
+                "requests",
+                "memory",
+                0,
+                0
+            )
+            .unwrap()
+        );
+        assert!(
+            quantity_changed(
+                &big("1e40").spec.containers()[0],
+                &big("10000000000000000000000000000000000000001")
+                    .spec
+                    .containers()[0],
+                "requests",
+                "memory",
+                0,
+                0
+            )
+            .unwrap()
         );
     }
 }

@@ -18,7 +18,6 @@ pub mod classify;
 pub mod image_ref;
 pub mod pod_state;
 pub mod protect;
-mod qty;
 pub mod status;
 pub mod types;
 pub mod validate;
