@@ -1,16 +1,17 @@
 //! `Schedule::next` / `next_in` allocate nothing: a counting global allocator (stats_alloc) sees zero
-//! allocations across many calls, for UTC, Local and zoned schedules. Kept in its own test binary
-//! with a single test so no other thread allocates while it measures.
+//! allocations across many calls, for UTC, Local and zoned schedules. A `harness = false` binary:
+//! the check runs on the main thread, alone (see `common/alloc_counter.rs`).
 
+mod common;
+
+use common::alloc_counter::{assert_no_alloc, run};
 use jiff::Timestamp;
 use kruise_core::cron::{Schedule, Zone};
-use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
-use std::alloc::System;
 
-#[global_allocator]
-static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
+fn main() {
+    run(&[("next_does_not_allocate", next_does_not_allocate)]);
+}
 
-#[test]
 fn next_does_not_allocate() {
     let cases = [
         ("0 */2 * * *", "UTC"),
@@ -20,26 +21,27 @@ fn next_does_not_allocate() {
         ("TZ=America/New_York 30 2 * * *", "UTC"),
         ("0 0 30 2 *", "Europe/Berlin"),
     ];
-    let prepared: Vec<(Schedule, Zone)> =
-        cases.iter().map(|(s, z)| (Schedule::parse(s).unwrap(), Zone::load(z).unwrap())).collect();
+    let prepared: Vec<(Schedule, Zone)> = cases
+        .iter()
+        .map(|(s, z)| (Schedule::parse(s).unwrap(), Zone::load(z).unwrap()))
+        .collect();
     let start: Timestamp = "2026-01-01T00:00:00Z".parse().unwrap();
-    let mut fired = 0u32;
-    let region = Region::new(GLOBAL);
-    for (s, z) in &prepared {
-        let mut t = start;
-        for _ in 0..200 {
-            match s.next_in(t, z) {
-                Some(n) => {
-                    t = n;
-                    fired += 1;
+    let fired = assert_no_alloc("Schedule::next_in / next", || {
+        let mut fired = 0u32;
+        for (s, z) in &prepared {
+            let mut t = start;
+            for _ in 0..200 {
+                match s.next_in(t, z) {
+                    Some(n) => {
+                        t = n;
+                        fired += 1;
+                    }
+                    None => break,
                 }
-                None => break,
             }
+            let _ = s.next(start);
         }
-        let _ = s.next(start);
-    }
-    let stats = region.change();
+        fired
+    });
     assert!(fired > 800, "schedules fired {fired} times");
-    assert_eq!(stats.allocations, 0, "next() allocated: {stats:?}");
-    assert_eq!(stats.reallocations, 0, "next() reallocated: {stats:?}");
 }

@@ -3,15 +3,28 @@
 //! Quantities on apimachinery's int64 fast path (every canonical quantity, every aggregate) are
 //! allocation-free; texts that Kubernetes itself parses through `inf.Dec` (a binary suffix with a
 //! fraction such as `1.5Gi`, more than 18 digits, sub-nano fractions) allocate a big decimal.
+//!
+//! A `harness = false` binary: the checks run on the main thread, alone (see
+//! `common/alloc_counter.rs`).
 
+mod common;
+
+use common::alloc_counter::{assert_no_alloc, run};
 use kruise_core::resources::{Expression, Value, Var};
-use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
-use std::alloc::System;
 
-#[global_allocator]
-static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
+fn main() {
+    run(&[
+        (
+            "compiled_eval_does_not_allocate",
+            compiled_eval_does_not_allocate,
+        ),
+        (
+            "one_pass_eval_does_not_allocate",
+            one_pass_eval_does_not_allocate,
+        ),
+    ]);
+}
 
-#[test]
 fn compiled_eval_does_not_allocate() {
     let exprs = [
         "max(cpu * 50%, 50m)",
@@ -31,31 +44,25 @@ fn compiled_eval_does_not_allocate() {
         ("cpu2", Var::Number(0.4)),
         ("memory", Var::Quantity("1536Mi")),
     ];
-    let mut checksum = 0i64;
-    let region = Region::new(GLOBAL);
-    for _ in 0..1000 {
-        for e in &compiled {
-            match e.eval(&vars) {
-                Ok(Value::Quantity(q)) => checksum = checksum.wrapping_add(q.milli_value()),
-                Ok(Value::Number(n)) => checksum = checksum.wrapping_add(n as i64),
-                Err(_) => checksum -= 1,
+    let checksum = assert_no_alloc("6000 compiled evals", || {
+        let mut checksum = 0i64;
+        for _ in 0..1000 {
+            for e in &compiled {
+                match e.eval(&vars) {
+                    Ok(Value::Quantity(q)) => checksum = checksum.wrapping_add(q.milli_value()),
+                    Ok(Value::Number(n)) => checksum = checksum.wrapping_add(n as i64),
+                    Err(_) => checksum -= 1,
+                }
             }
         }
-    }
-    let stats = region.change();
-    assert_eq!(
-        stats.allocations, 0,
-        "allocations during 6000 compiled evals: {stats:?}"
-    );
+        checksum
+    });
     assert_eq!(
         checksum,
         1000 * (750 + 300 + 150 + 750 + 588_041_420_800 + 5)
     );
-    one_pass_eval_does_not_allocate();
 }
 
-/// Called from [`compiled_eval_does_not_allocate`]: the allocation counter is global, so the
-/// measurements must not run on parallel test threads.
 fn one_pass_eval_does_not_allocate() {
     let vars = [("cpu", Var::Quantity("200m"))];
     let exprs = [
@@ -64,17 +71,14 @@ fn one_pass_eval_does_not_allocate() {
         "max(min(100m, 200m), 150m)",
         "1000Gi + 500Gi",
     ];
-    let region = Region::new(GLOBAL);
-    let mut ok = 0;
-    for _ in 0..1000 {
-        for e in exprs {
-            ok += usize::from(Expression::eval_once(e, &vars).is_ok());
+    let ok = assert_no_alloc("4000 one-pass evals", || {
+        let mut ok = 0;
+        for _ in 0..1000 {
+            for e in exprs {
+                ok += usize::from(Expression::eval_once(e, &vars).is_ok());
+            }
         }
-    }
-    let stats = region.change();
-    assert_eq!(
-        stats.allocations, 0,
-        "allocations during 4000 one-pass evals: {stats:?}"
-    );
+        ok
+    });
     assert_eq!(ok, 4000);
 }

@@ -1,18 +1,22 @@
-//! Zero-allocation checks of the rollout hot paths, with a counting global allocator. This file is
-//! its own test binary holding a single test, so nothing else allocates while the region is open.
+//! Zero-allocation checks of the rollout hot paths, with a counting global allocator. A
+//! `harness = false` binary: the checks run on the main thread, alone (see `common/alloc_counter.rs`).
 
+mod common;
+
+use common::alloc_counter::{assert_no_alloc, run};
 use kruise_core::intstr::{Flavour, IntOrPercent, scale_str};
 use kruise_core::rollout::cloneset_budget::{BudgetSpec, budget};
 use kruise_core::rollout::partition::{cloneset_partition, daemonset_partition};
 use kruise_core::rollout::pods::{LifecycleState, PodView};
-use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
-use std::alloc::System;
 use std::hint::black_box;
 
-#[global_allocator]
-static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
+fn main() {
+    run(&[(
+        "scale_partition_and_budget_do_not_allocate",
+        scale_partition_and_budget_do_not_allocate,
+    )]);
+}
 
-#[test]
 fn scale_partition_and_budget_do_not_allocate() {
     // inputs are built before the region opens
     let values: Vec<(String, Flavour)> = [
@@ -30,7 +34,11 @@ fn scale_partition_and_budget_do_not_allocate() {
     let pods: Vec<PodView> = (0..1000)
         .map(|i| PodView {
             updated: i % 3 == 0,
-            lifecycle_state: if i % 11 == 0 { LifecycleState::PreparingUpdate } else { LifecycleState::Normal },
+            lifecycle_state: if i % 11 == 0 {
+                LifecycleState::PreparingUpdate
+            } else {
+                LifecycleState::Normal
+            },
             available: i % 5 != 0,
             specified_delete: i % 40 == 0,
         })
@@ -44,26 +52,22 @@ fn scale_partition_and_budget_do_not_allocate() {
         ..Default::default()
     };
 
-    // the counter works: a Vec inside a region is seen
-    let probe = Region::new(GLOBAL);
-    black_box(vec![1u8; 64]);
-    assert!(probe.change().allocations > 0, "the counting allocator does not count");
-
-    let region = Region::new(GLOBAL);
-    let mut sum = 0i64;
-    for total in 0..2000i64 {
-        for (v, f) in &values {
-            sum = sum.wrapping_add(scale_str(black_box(v), total, total % 2 == 0, *f).unwrap_or(0));
+    let sum = assert_no_alloc("rollout hot paths", || {
+        let mut sum = 0i64;
+        for total in 0..2000i64 {
+            for (v, f) in &values {
+                sum = sum
+                    .wrapping_add(scale_str(black_box(v), total, total % 2 == 0, *f).unwrap_or(0));
+            }
+            let r = i32::try_from(total).unwrap_or(0);
+            sum = sum.wrapping_add(cloneset_partition(Some(black_box(&pct)), Some(r)).unwrap_or(0));
+            sum = sum.wrapping_add(daemonset_partition(Some(black_box(&pct)), total).unwrap_or(0));
         }
-        let r = i32::try_from(total).unwrap_or(0);
-        sum = sum.wrapping_add(cloneset_partition(Some(black_box(&pct)), Some(r)).unwrap_or(0));
-        sum = sum.wrapping_add(daemonset_partition(Some(black_box(&pct)), total).unwrap_or(0));
-    }
-    for _ in 0..10 {
-        let b = budget(black_box(&spec), black_box(&pods));
-        sum = sum.wrapping_add(b.pods_to_update_now + b.diffs.update_num);
-    }
-    let stats = region.change();
+        for _ in 0..10 {
+            let b = budget(black_box(&spec), black_box(&pods));
+            sum = sum.wrapping_add(b.pods_to_update_now + b.diffs.update_num);
+        }
+        sum
+    });
     black_box(sum);
-    assert_eq!((stats.allocations, stats.reallocations), (0, 0), "hot paths allocated: {stats:?}");
 }
