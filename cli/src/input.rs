@@ -54,6 +54,7 @@ pub fn read_items(path: &Path) -> Result<Vec<Value>, CliError> {
 /// UTC string with second precision (the form every decision function takes).
 pub fn parse_now(now: Option<&str>, default: &str) -> Result<String, CliError> {
     let s = now.unwrap_or(default);
-    let ts: jiff::Timestamp = s.parse().map_err(|e| CliError::Usage(format!("--now {s:?} is not an RFC 3339 time: {e}")))?;
+    let ts = kruise_core::time::parse_rfc3339(s)
+        .ok_or_else(|| CliError::Usage(format!("--now {s:?} is not an RFC 3339 time")))?;
     Ok(ts.strftime("%Y-%m-%dT%H:%M:%SZ").to_string())
 }

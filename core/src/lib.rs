@@ -13,6 +13,7 @@ pub mod error;
 pub mod registry;
 pub mod conformance;
 pub mod intstr;
+pub mod time;
 pub mod quantity;
 pub mod resources;
 pub mod allocation;

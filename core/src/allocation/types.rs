@@ -422,15 +422,7 @@ pub fn go_zero_time() -> Timestamp {
     Timestamp::from_second(-62_135_596_800).unwrap_or(Timestamp::MIN)
 }
 
-/// Parses an RFC 3339 time; the error names `field`.
-pub fn parse_time(s: &str, field: &str) -> crate::Result<Timestamp> {
-    s.parse::<Timestamp>().map_err(|e| {
-        crate::Error::invalid_input(
-            field.to_string(),
-            format!("{s:?} is not an RFC 3339 time: {e}"),
-        )
-    })
-}
+pub use crate::time::parse_time;
 
 /// Formats a time as RFC 3339 UTC (`2026-06-21T10:00:00Z`; fractional seconds only when present).
 pub fn format_time(t: Timestamp) -> String {
@@ -448,10 +440,9 @@ where
 pub(crate) fn de_time<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Timestamp>, D::Error> {
     match Option::<String>::deserialize(d)? {
         None => Ok(None),
-        Some(s) => s
-            .parse::<Timestamp>()
+        Some(s) => crate::time::parse_rfc3339(&s)
             .map(Some)
-            .map_err(|e| de::Error::custom(format!("{s:?} is not an RFC 3339 time: {e}"))),
+            .ok_or_else(|| de::Error::custom(format!("{s:?} is not an RFC 3339 time"))),
     }
 }
 

@@ -163,9 +163,7 @@ pub fn time(v: &Value, path: &str) -> Result<String> {
     let s = v
         .as_str()
         .ok_or_else(|| wrong(path, "an RFC 3339 time string", v))?;
-    let ts: jiff::Timestamp = s
-        .parse()
-        .map_err(|e| Error::invalid_input(path, format!("{s:?} is not an RFC 3339 time: {e}")))?;
+    let ts = crate::time::parse_time(s, path)?;
     let mut secs = ts.as_second();
     if ts.subsec_nanosecond() < 0 {
         secs -= 1;

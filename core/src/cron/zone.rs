@@ -220,67 +220,17 @@ impl<'a> OffsetCache<'a> {
     }
 }
 
-/// Parses a time the way Go's `time.Parse(time.RFC3339, s)` accepts it: `YYYY-MM-DDTHH:MM:SS`, an
-/// optional fraction (`.` or `,`), then `Z` or `±HH:MM`. Returns Unix seconds and nanoseconds.
-/// `None` when Go would fail.
+/// [`crate::time::parse_rfc3339`] (Go `time.Parse(time.RFC3339, s)`) as Unix seconds (floor) and
+/// nanoseconds. `None` when Go would fail.
 pub fn parse_rfc3339(s: &str) -> Option<(i64, u32)> {
-    let b = s.as_bytes();
-    let num = |i: usize, n: usize| -> Option<i64> {
-        let part = b.get(i..i + n)?;
-        part.iter().try_fold(0i64, |acc, &c| {
-            c.is_ascii_digit().then(|| acc * 10 + i64::from(c - b'0'))
-        })
-    };
-    let year = num(0, 4)?;
-    if b.get(4) != Some(&b'-') || b.get(7) != Some(&b'-') || b.get(10) != Some(&b'T') {
-        return None;
-    }
-    let month = num(5, 2)?;
-    let day = num(8, 2)?;
-    // Go's hour directive takes one or two digits.
-    let (hour, mut i) = match (num(11, 2), num(11, 1)) {
-        (Some(h), _) => (h, 13),
-        (None, Some(h)) => (h, 12),
-        _ => return None,
-    };
-    if b.get(i) != Some(&b':') || b.get(i + 3) != Some(&b':') {
-        return None;
-    }
-    let minute = num(i + 1, 2)?;
-    let second = num(i + 4, 2)?;
-    i += 6;
-    let mut nanos: u32 = 0;
-    if matches!(b.get(i), Some(b'.' | b',')) && b.get(i + 1).is_some_and(u8::is_ascii_digit) {
-        i += 1;
-        let mut scale = 100_000_000u32;
-        while let Some(c) = b.get(i).filter(|c| c.is_ascii_digit()) {
-            nanos += u32::from(c - b'0') * scale;
-            scale /= 10;
-            i += 1;
-        }
-    }
-    let offset = match b.get(i)? {
-        b'Z' if b.len() == i + 1 => 0,
-        c @ (b'+' | b'-') if b.len() == i + 6 && b[i + 3] == b':' => {
-            let hh = num(i + 1, 2)?;
-            let mm = num(i + 4, 2)?;
-            if hh > 24 || mm > 60 {
-                return None;
-            }
-            let o = hh * 3600 + mm * 60;
-            if *c == b'-' { -o } else { o }
-        }
-        _ => return None,
-    };
-    if !(1..=12).contains(&month) || hour > 23 || minute > 59 || second > 59 {
-        return None;
-    }
-    let dim = civil::days_in_month(year, month as u32);
-    if day < 1 || day > i64::from(dim) {
-        return None;
-    }
-    let local = civil::local_of_civil(year, month, day, hour, minute, second);
-    Some((local - offset, nanos))
+    let t = crate::time::parse_rfc3339(s)?;
+    let (secs, nanos) = (t.as_second(), t.subsec_nanosecond());
+    // jiff splits towards zero; callers want floor seconds plus a non-negative fraction
+    Some(if nanos < 0 {
+        (secs - 1, (nanos + 1_000_000_000).unsigned_abs())
+    } else {
+        (secs, nanos.unsigned_abs())
+    })
 }
 
 /// Formats Unix second `t` as RFC 3339 in UTC (`2026-06-21T10:00:00Z`).

@@ -201,9 +201,7 @@ pub struct RecordTime {
 impl RecordTime {
     /// Parses an RFC 3339 time; error `invalid_input` naming `field`.
     pub fn parse(text: &str, field: &str) -> Result<Self> {
-        let at = text.parse::<Timestamp>().map_err(|e| {
-            Error::invalid_input(field, format_args!("{text:?} is not an RFC 3339 time: {e}"))
-        })?;
+        let at = crate::time::parse_time(text, field)?;
         Ok(RecordTime {
             at,
             text: text.to_owned(),
@@ -222,8 +220,8 @@ impl RecordTime {
 impl<'de> Deserialize<'de> for RecordTime {
     fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
         let text = String::deserialize(d)?;
-        let at = text.parse::<Timestamp>().map_err(|e| {
-            serde::de::Error::custom(format_args!("{text:?} is not an RFC 3339 time: {e}"))
+        let at = crate::time::parse_rfc3339(&text).ok_or_else(|| {
+            serde::de::Error::custom(format_args!("{text:?} is not an RFC 3339 time"))
         })?;
         Ok(RecordTime { at, text })
     }

@@ -6,7 +6,7 @@
 //!
 //! Times are RFC 3339 strings; "now" is always an input.
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::registry::{decode, encode};
 use jiff::{SignedDuration, Timestamp};
 use serde::{Deserialize, Serialize};
@@ -179,10 +179,7 @@ pub fn format_time(t: Timestamp) -> String {
     t.strftime("%Y-%m-%dT%H:%M:%SZ").to_string()
 }
 
-/// Parses an RFC 3339 time; errors are `invalid_input` naming `field`.
-pub fn parse_time(s: &str, field: &str) -> Result<Timestamp> {
-    s.parse::<Timestamp>().map_err(|e| Error::invalid_input(field, format_args!("{s:?} is not an RFC 3339 time: {e}")))
-}
+pub use crate::time::parse_time;
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]

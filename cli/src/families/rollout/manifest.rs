@@ -170,7 +170,8 @@ fn strategy_str(doc: &Value, name: &str) -> String {
 
 fn time_at(v: &Value, key: &str) -> Result<Timestamp, CliError> {
     let s = str_at(v, key);
-    s.parse().map_err(|e| CliError::Usage(format!("condition {key} {s:?} is not an RFC 3339 time: {e}")))
+    kruise_core::time::parse_rfc3339(s)
+        .ok_or_else(|| CliError::Usage(format!("condition {key} {s:?} is not an RFC 3339 time")))
 }
 
 /// A pod read from a manifest, with what the ordering and the budget need.
@@ -218,7 +219,7 @@ pub fn read_pods(items: &[Value], cs: &CloneSet, now: Timestamp) -> Result<Vec<P
             .and_then(Value::as_array)
             .and_then(|cs| cs.iter().find(|c| c.get("type").and_then(Value::as_str) == Some("Ready")));
         let ready = ready_cond.is_some_and(|c| str_at(c, "status") == "True");
-        let ready_since = ready_cond.and_then(|c| str_at(c, "lastTransitionTime").parse::<Timestamp>().ok());
+        let ready_since = ready_cond.and_then(|c| kruise_core::time::parse_rfc3339(str_at(c, "lastTransitionTime")));
         let min_ready = jiff::SignedDuration::from_secs(i64::from(cs.min_ready_seconds));
         let available = phase == "Running"
             && ready
