@@ -42,7 +42,7 @@ func ParseCronSchedule(spec string, timeZone *string, localTimeZone string) (*Cr
 		in["timeZone"] = *timeZone
 	}
 	var parsed CronSpec
-	if err := cronCall("cron.parse", in, &parsed); err != nil {
+	if err := callTyped("cron.parse", in, &parsed); err != nil {
 		return nil, err
 	}
 	if localTimeZone == "" {
@@ -70,7 +70,7 @@ func (s *CronSchedule) Next(after time.Time, n int) ([]time.Time, error) {
 		in["timeZone"] = *s.timeZone
 	}
 	var raw []string
-	if err := cronCall("cron.next", in, &raw); err != nil {
+	if err := callTyped("cron.next", in, &raw); err != nil {
 		return nil, err
 	}
 	out := make([]time.Time, 0, len(raw))
@@ -126,7 +126,7 @@ func CronDecide(in CronDecideInput) (*CronDecision, error) {
 		in.Jobs = []CronChild{}
 	}
 	var d CronDecision
-	if err := cronCall("cron.decide", in, &d); err != nil {
+	if err := callTyped("cron.decide", in, &d); err != nil {
 		return nil, err
 	}
 	return &d, nil
@@ -146,7 +146,7 @@ func CronPrune(successfulJobsHistoryLimit, failedJobsHistoryLimit *int32, jobs [
 		in["failedJobsHistoryLimit"] = *failedJobsHistoryLimit
 	}
 	var out []string
-	err := cronCall("cron.prune", in, &out)
+	err := callTyped("cron.prune", in, &out)
 	return out, err
 }
 
@@ -157,14 +157,14 @@ func CronJobState(kind string, status json.RawMessage) (string, error) {
 		status = json.RawMessage("{}")
 	}
 	var out string
-	err := cronCall("cron.jobState", map[string]any{"kind": kind, "status": status}, &out)
+	err := callTyped("cron.jobState", map[string]any{"kind": kind, "status": status}, &out)
 	return out, err
 }
 
 // CronDefaults applies SetDefaultsAdvancedCronJob (without pod-template injection) to a spec.
 func CronDefaults(spec json.RawMessage) (json.RawMessage, error) {
 	var out json.RawMessage
-	err := cronCall("cron.defaults", map[string]any{"spec": spec}, &out)
+	err := callTyped("cron.defaults", map[string]any{"spec": spec}, &out)
 	return out, err
 }
 
@@ -182,19 +182,6 @@ func CronValidate(name *string, spec json.RawMessage) ([]CronFieldError, error) 
 		in["name"] = *name
 	}
 	var out []CronFieldError
-	err := cronCall("cron.validate", in, &out)
+	err := callTyped("cron.validate", in, &out)
 	return out, err
-}
-
-// cronCall marshals in, calls fnID and unmarshals the result into out.
-func cronCall(fnID string, in any, out any) error {
-	body, err := json.Marshal(in)
-	if err != nil {
-		return err
-	}
-	res, err := Call(fnID, body)
-	if err != nil {
-		return err
-	}
-	return json.Unmarshal(res, out)
 }

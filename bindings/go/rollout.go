@@ -105,16 +105,3 @@ func StatefulSetPartition(partition *int32, replicas int32) (Partition, error) {
 	err := callTyped("rollout.partition", in, &out)
 	return out, err
 }
-
-// callTyped marshals in, calls fnID and unmarshals the result into out.
-func callTyped(fnID string, in any, out any) error {
-	body, err := json.Marshal(in)
-	if err != nil {
-		return err
-	}
-	res, err := Call(fnID, body)
-	if err != nil {
-		return err
-	}
-	return json.Unmarshal(res, out)
-}
