@@ -1,7 +1,7 @@
 //! The generic entry points: `kruise_call` reaches every registered fn id.
 
 use crate::buf::kruise_buf;
-use crate::panic::{boundary, fail, fail_core, put, text};
+use crate::panic::{boundary, fail, fail_core, fail_null, put, text};
 use crate::status::kruise_status;
 use std::ffi::c_char;
 
@@ -103,11 +103,7 @@ pub unsafe extern "C" fn kruise_matches(
     boundary(err, || {
         put(err, kruise_buf::EMPTY);
         if result.is_null() {
-            return fail(
-                err,
-                kruise_status::KRUISE_NULL_PARAMETER,
-                "result: NULL pointer",
-            );
+            return fail_null(err, "result");
         }
         let mut docs = [serde_json::Value::Null, serde_json::Value::Null];
         for (slot, (p, n, what)) in docs

@@ -49,6 +49,15 @@ pub(crate) fn fail(
     status
 }
 
+/// [`fail`] with `KRUISE_NULL_PARAMETER` for a required pointer `what` that is NULL.
+pub(crate) fn fail_null(out: *mut kruise_buf, what: &str) -> kruise_status {
+    fail(
+        out,
+        kruise_status::KRUISE_NULL_PARAMETER,
+        format!("{what}: NULL pointer"),
+    )
+}
+
 /// Writes a core error's JSON into `out` and returns its status.
 pub(crate) fn fail_core(out: *mut kruise_buf, e: &kcore::Error) -> kruise_status {
     put(

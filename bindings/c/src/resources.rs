@@ -6,7 +6,7 @@
 //! at once is safe.
 
 use crate::buf::kruise_buf;
-use crate::panic::{boundary, boundary_void, fail, put, text};
+use crate::panic::{boundary, boundary_void, fail, fail_null, put, text};
 use crate::status::kruise_status;
 
 /// `kruise_var.kind`: the variable is a Kubernetes quantity given as text in `value`/`value_len`
@@ -97,11 +97,7 @@ unsafe fn compile_entry(
     boundary(err, || {
         put(err, kruise_buf::EMPTY);
         if out_expr.is_null() {
-            return fail(
-                err,
-                kruise_status::KRUISE_NULL_PARAMETER,
-                "out_expr: NULL pointer",
-            );
+            return fail_null(err, "out_expr");
         }
         // SAFETY: checked non-NULL; caller guarantees it is writable.
         unsafe { out_expr.write(std::ptr::null_mut()) };
@@ -176,11 +172,7 @@ pub unsafe extern "C" fn kruise_expr_eval(
         }
         put(out, kruise_buf::EMPTY);
         if expr.is_null() {
-            return fail(
-                out,
-                kruise_status::KRUISE_NULL_PARAMETER,
-                "expr: NULL pointer",
-            );
+            return fail_null(out, "expr");
         }
         let vars: &[kruise_var] = if vars.is_null() {
             if vars_len != 0 {

@@ -3,7 +3,7 @@
 //! else of the family is reachable through `kruise_call` ("rollout.partition", ...).
 
 use crate::buf::kruise_buf;
-use crate::panic::{boundary, fail, fail_core, put, text};
+use crate::panic::{boundary, fail, fail_core, fail_null, put, text};
 use crate::status::kruise_status;
 use kcore::intstr::Flavour;
 
@@ -43,11 +43,7 @@ pub unsafe extern "C" fn kruise_scale_int_or_percent(
     boundary(err, || {
         put(err, kruise_buf::EMPTY);
         if out_value.is_null() {
-            return fail(
-                err,
-                kruise_status::KRUISE_NULL_PARAMETER,
-                "out_value: NULL pointer",
-            );
+            return fail_null(err, "out_value");
         }
         let flavour = match mode {
             KRUISE_SCALE_SCALED => Flavour::Scaled,
