@@ -1,3 +1,4 @@
+#![allow(missing_docs)] // criterion_group! generates undocumented public items
 //! Resource expressions: parse+eval of OpenKruise's own calculator benchmark set
 //! (`pkg/util/calculator/benchmark_test.go`), and eval of an already compiled expression.
 //!

@@ -124,10 +124,10 @@ proptest! {
         t in instant(),
     ) {
         let text: String = parts.concat();
-        if let Ok(s) = Schedule::parse(&text) {
-            if let Some(n) = s.next(t) {
-                prop_assert!(n > t);
-            }
+        if let Ok(s) = Schedule::parse(&text)
+            && let Some(n) = s.next(t)
+        {
+            prop_assert!(n > t);
         }
     }
 }

@@ -106,8 +106,3 @@ pub fn explain(args: &ExplainArgs) -> Result<String, CliError> {
 pub fn convert(args: &ConvertArgs) -> Result<String, CliError> {
     api::convert(args)
 }
-
-/// The error for a family whose command is not built yet.
-pub fn not_built(what: &str) -> CliError {
-    CliError::Usage(format!("{what} is not available in this build"))
-}

@@ -60,7 +60,7 @@ pub fn prune(input: &PruneInput) -> Result<Vec<String>> {
             }
         }
         // None sorts before Some; Option's Ord does exactly that.
-        kind.sort_by(|a, b| a.0.cmp(&b.0));
+        kind.sort_by_key(|a| a.0);
         let keep_from = (kind.len() as i32).wrapping_sub(limit);
         for (i, (_, name)) in kind.iter().enumerate() {
             if (i as i32) >= keep_from {

@@ -69,10 +69,10 @@ pub fn qualified_name(s: &str) -> bool {
         (Some(p), Some(n), None) => (Some(p), n),
         _ => return false,
     };
-    if let Some(p) = prefix {
-        if !dns_subdomain(p) {
-            return false;
-        }
+    if let Some(p) = prefix
+        && !dns_subdomain(p)
+    {
+        return false;
     }
     label_token(name, false)
 }

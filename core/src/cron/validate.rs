@@ -289,13 +289,12 @@ fn ilpj_first_problem(s: &IlpjSpec, g: &Grammar) -> Option<(&'static str, &'stat
     if let (Some(a), Some(t)) = (
         cp.active_deadline_seconds,
         s.pull_policy.as_ref().and_then(|p| p.timeout_seconds),
-    ) {
-        if i64::from(t) > a {
-            return Some((
-                ".completionPolicy.activeDeadlineSeconds",
-                "active_deadline_below_timeout",
-            ));
-        }
+    ) && i64::from(t) > a
+    {
+        return Some((
+            ".completionPolicy.activeDeadlineSeconds",
+            "active_deadline_below_timeout",
+        ));
     }
     if cp.ttl_seconds_after_finished.is_some() {
         return Some((
