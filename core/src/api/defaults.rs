@@ -392,34 +392,16 @@ fn downward_items(d: &mut Obj) {
     }
 }
 
-/// `Quantity.RoundUp(resource.Milli)` for the canonical sub-milli forms `<int>n` and `<int>u`:
-/// the amount is rounded up to whole millis and printed canonically (`1500000u` -> `1500m`,
-/// `2000000000n` -> `2`). Other forms already have milli precision or coarser and are returned
-/// as `None` (left untouched).
+/// A resource-list quantity after Kubernetes `SetDefaults_ResourceList`: `RoundUp(resource.Milli)`
+/// (away from zero), then re-serialised as `resource.Quantity` marshals (`String()`: the text as
+/// written when apimachinery keeps it, else canonical), so `1500000u` -> `1500m`, `1000m` -> `1`,
+/// `0.5` -> `500m`, `1e-6` -> `1m`. `None` when that is the text as given, or when the text is not
+/// a quantity (left untouched; the reference would reject it while decoding).
 pub fn round_up_milli(q: &str) -> Option<String> {
-    let (digits, per_milli) = if let Some(d) = q.strip_suffix('n') {
-        (d, 1_000_000u128)
-    } else if let Some(d) = q.strip_suffix('u') {
-        (d, 1_000u128)
-    } else {
-        return None;
-    };
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.len() > 30 {
-        return None;
-    }
-    let amount: u128 = digits.parse().ok()?;
-    let mut milli = amount.div_ceil(per_milli);
-    if milli == 0 {
-        return Some("0".into());
-    }
-    // canonical decimal SI: the largest power-of-1000 suffix that keeps an integer mantissa
-    const SUFFIXES: [&str; 7] = ["m", "", "k", "M", "G", "T", "P"];
-    let mut i = 0;
-    while milli % 1000 == 0 && i + 1 < SUFFIXES.len() {
-        milli /= 1000;
-        i += 1;
-    }
-    Some(format!("{milli}{}", SUFFIXES[i]))
+    let mut v = crate::quantity::Quantity::parse(q).ok()?;
+    v.round_up(-3).ok()?;
+    let out = v.to_string();
+    (out != q).then_some(out)
 }
 
 static REFERENCE: LazyLock<regex::Regex> = LazyLock::new(|| {
@@ -512,6 +494,17 @@ mod tests {
         assert_eq!(round_up_milli("1001u").as_deref(), Some("2m"));
         assert_eq!(round_up_milli("100m"), None);
         assert_eq!(round_up_milli("1Gi"), None);
+        // re-serialised like resource.Quantity: canonical unless apimachinery keeps the text
+        assert_eq!(round_up_milli("1000m").as_deref(), Some("1"));
+        assert_eq!(round_up_milli("0.5").as_deref(), Some("500m"));
+        assert_eq!(round_up_milli("0.0001").as_deref(), Some("1m"));
+        assert_eq!(round_up_milli("1e-6").as_deref(), Some("1e-3")); // DecimalExponent keeps its format
+        assert_eq!(round_up_milli("-1500001n").as_deref(), Some("-2m"));
+        assert_eq!(round_up_milli("1024Mi").as_deref(), Some("1Gi"));
+        assert_eq!(round_up_milli("1.5Gi").as_deref(), Some("1536Mi"));
+        assert_eq!(round_up_milli("1.500m").as_deref(), Some("2m"));
+        assert_eq!(round_up_milli("1.250k"), None); // apimachinery keeps this text
+        assert_eq!(round_up_milli("lots"), None);
         let ss = json!({"apiVersion": "apps.kruise.io/v1beta1", "kind": "SidecarSet", "spec": {
             "containers": [{"name": "c", "image": "x:1", "resources": {"limits": {"cpu": "250001u", "memory": "1Gi"}}}]}});
         let out = apply(&ss, "", Gates::default()).unwrap();

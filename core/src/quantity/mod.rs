@@ -276,6 +276,30 @@ impl<'a> Quantity<'a> {
         };
     }
 
+    /// apimachinery `RoundUp(scale)`: rounds the value away from zero to a multiple of
+    /// `10^scale` (`-3` = milli precision) and returns whether that was exact. An int64 amount
+    /// already that coarse is left alone; otherwise the retained text is dropped.
+    ///
+    /// Errors: [`QuantityError::TooLarge`] when a big-decimal result would need more than
+    /// [`amount::MAX_DIGITS`] digits (the value is then unchanged).
+    pub fn round_up(&mut self, scale: i32) -> Result<bool, QuantityError> {
+        let (rounded, exact) = match &self.amount {
+            Amount::Int { scale: s, .. } if *s >= scale => return Ok(true),
+            Amount::Int { value, scale: s } => {
+                let (v, exact) = amount::negative_scale(*value, scale.saturating_sub(*s));
+                (Amount::Int { value: v, scale }, exact)
+            }
+            Amount::Dec(d) => {
+                let (r, exact) = amount::dec_round_up(d, scale.wrapping_neg())
+                    .map_err(|_| QuantityError::TooLarge)?;
+                (Amount::Dec(Box::new(r)), exact)
+            }
+        };
+        self.text = None;
+        self.amount = rounded;
+        Ok(exact)
+    }
+
     /// The canonical string, ignoring any retained text.
     pub fn canonical(&self) -> String {
         let mut s = String::new();
