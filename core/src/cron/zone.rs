@@ -165,27 +165,28 @@ impl<'a> OffsetCache<'a> {
         let Ok(ts) = Timestamp::from_second(c) else {
             return 0;
         };
-        self.off = self.tz.to_offset(ts).seconds();
-        self.lo = match Timestamp::from_second(c + 1)
-            .ok()
-            .and_then(|n| self.tz.preceding(n).next())
-        {
-            Some(tr) => tr.timestamp().as_second(),
-            None => i64::MIN,
-        };
-        // The first change after `c` within a window, found with `preceding` (much cheaper than
-        // `following` in jiff); with none in the window the window end is a safe bound.
+        // One walk back from the end of a window finds both the change that started the current
+        // offset (`lo`) and the first change after `c` (`hi`); with no change in the window its
+        // end is a safe bound. (jiff's `preceding` is much cheaper than `following`.)
         let end = c.saturating_add(HI_WINDOW).min(TS_MAX - 1);
         self.hi = end;
+        self.lo = i64::MIN;
+        let mut off = None;
         if let Ok(probe) = Timestamp::from_second(end) {
             for tr in self.tz.preceding(probe) {
                 let at = tr.timestamp().as_second();
                 if at <= c {
+                    self.lo = at;
+                    off = Some(tr.offset().seconds());
                     break;
                 }
                 self.hi = at;
             }
         }
+        self.off = match off {
+            Some(o) => o,
+            None => self.tz.to_offset(ts).seconds(),
+        };
         if c != t {
             // Outside jiff's range: only answer for this very second.
             self.lo = t;
