@@ -1,6 +1,7 @@
 //! Criterion benches of the rollout family: scaling an int-or-percent (all three parsers),
 //! resolving partitions, and the CloneSet update budget over 1,000 pods.
 //! Results are recorded in `docs/performance.md` (`## rollout`).
+#![allow(missing_docs)] // criterion_group! generates an undocumented `pub fn benches`
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use kruise_core::intstr::{Flavour, IntOrPercent, scale_str};
@@ -64,5 +65,9 @@ fn update_budget(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, scale, partition, update_budget);
+criterion_group! {
+    name = benches;
+    config = Criterion::default();
+    targets = scale, partition, update_budget
+}
 criterion_main!(benches);

@@ -137,12 +137,23 @@ func TestExpression(t *testing.T) {
 
 func TestCompileErrors(t *testing.T) {
 	var kerr *Error
-	if _, err := Compile("max(cpu, "); !errors.As(err, &kerr) || kerr.Kind() != "syntax_error" {
+	if _, err := Compile("max(1, "); !errors.As(err, &kerr) || kerr.Kind() != "syntax_error" {
 		t.Errorf("want syntax_error, got %v", err)
 	}
 	if _, err := Compile("1 + \xff"); !errors.As(err, &kerr) || kerr.Kind() != "invalid_utf8" {
 		t.Errorf("want invalid_utf8, got %v", err)
 	}
+	if _, err := CompileStrict("1K + 1"); !errors.As(err, &kerr) || kerr.Kind() != "suspicious_number" {
+		t.Errorf("strict: want suspicious_number, got %v", err)
+	}
+	lenient, err := Compile("1K + 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := lenient.Eval(); err != nil || got != "1" {
+		t.Errorf("1K reads as 0 like the reference: got %q, %v", got, err)
+	}
+	lenient.Close()
 	e, err := Compile("cpu")
 	if err != nil {
 		t.Fatal(err)

@@ -23,6 +23,9 @@ type Expression struct{ src string }
 // Compile needs cgo.
 func Compile(src string) (*Expression, error) { return nil, ErrCgoRequired }
 
+// CompileStrict needs cgo.
+func CompileStrict(src string) (*Expression, error) { return nil, ErrCgoRequired }
+
 // Source is the expression text.
 func (e *Expression) Source() string { return e.src }
 

@@ -23,13 +23,25 @@ type Expression struct {
 // exprHandle holds the C pointer (atomic.Pointer needs a complete Go type).
 type exprHandle struct{ p *C.kruise_expr }
 
-// Compile parses src (e.g. "max(cpu*50%, 50m)") once. A syntax error is an *Error with Kind
-// "syntax_error" (other kinds as in the resources spec).
-func Compile(src string) (*Expression, error) {
+// Compile parses src (e.g. "max(cpu*50%, 50m)") once, with OpenKruise's semantics. A syntax
+// error that no variable can change is an *Error with Kind "syntax_error" (other kinds as in the
+// resources spec); errors that depend on the variables are reported by Eval.
+func Compile(src string) (*Expression, error) { return compile(src, false) }
+
+// CompileStrict is Compile that also rejects every syntax error (Kind "syntax_error") and every
+// number token OpenKruise silently reads as 0 or +Inf (Kind "suspicious_number", e.g. "1K").
+func CompileStrict(src string) (*Expression, error) { return compile(src, true) }
+
+func compile(src string, strict bool) (*Expression, error) {
 	sp, sl := stringArg(src)
 	var e *C.kruise_expr
 	var errBuf C.kruise_buf
-	st := C.kruise_expr_compile(sp, sl, &e, &errBuf)
+	var st C.kruise_status
+	if strict {
+		st = C.kruise_expr_compile_strict(sp, sl, &e, &errBuf)
+	} else {
+		st = C.kruise_expr_compile(sp, sl, &e, &errBuf)
+	}
 	if _, err := result(st, errBuf); err != nil {
 		return nil, err
 	}

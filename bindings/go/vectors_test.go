@@ -14,14 +14,20 @@ import (
 )
 
 // vectorFiles returns conformance/vectors/*.json, or the files named by KRUISE_VECTORS
-// (":"-separated), as the Rust and Python runners do.
+// (":"-separated; relative paths from the repository root work too), as the Rust and Python
+// runners do.
 func vectorFiles(t *testing.T) []string {
 	if env := os.Getenv("KRUISE_VECTORS"); env != "" {
 		var files []string
 		for _, f := range strings.Split(env, ":") {
-			if f != "" {
-				files = append(files, f)
+			if f == "" {
+				continue
 			}
+			// relative paths that do not exist from here are taken from the repository root
+			if _, err := os.Stat(f); err != nil && !filepath.IsAbs(f) {
+				f = filepath.Join("..", "..", f)
+			}
+			files = append(files, f)
 		}
 		return files
 	}

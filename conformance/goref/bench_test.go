@@ -34,8 +34,9 @@ var CalculatorBenchSet = []string{
 // CronBenchSet is the schedule set of the cron benches (issue: AdvancedCronJob scheduling).
 var CronBenchSet = []string{"0 */2 * * *", "*/5 * * * *", "0 0 29 2 *", "@every 90s"}
 
-// cronBenchZone is the zone of the "with a zone" variants (the seed's zone).
-const cronBenchZone = "Asia/Shanghai"
+// cronBenchZones are the zones of the zoned variants (UTC = no prefix), as in
+// benches/benches/cron.rs.
+var cronBenchZones = []string{"UTC", "Asia/Shanghai", "America/New_York"}
 
 var sink any
 
@@ -57,73 +58,77 @@ func BenchmarkCalculator(b *testing.B) {
 	}
 }
 
-func cronBenchSpecs() []string {
-	var out []string
-	for _, s := range CronBenchSet {
-		out = append(out, s, "TZ="+cronBenchZone+" "+s)
+// zoned prefixes spec with the zone (none for UTC).
+func zoned(spec, zone string) string {
+	if zone == "UTC" {
+		return spec
 	}
-	return out
+	return "TZ=" + zone + " " + spec
 }
 
-// BenchmarkCronParse: robfig ParseStandard, without and with a zone prefix.
+// BenchmarkCronParse: robfig ParseStandard of each schedule, without and with a zone prefix
+// (a prefix makes robfig load the zone, from the host's zoneinfo, on every parse).
 func BenchmarkCronParse(b *testing.B) {
-	for _, spec := range cronBenchSpecs() {
-		b.Run(spec, func(b *testing.B) {
-			b.ReportAllocs()
-			for i := 0; i < b.N; i++ {
-				s, err := cron.ParseStandard(spec)
-				if err != nil {
-					b.Fatal(err)
+	for _, zone := range cronBenchZones {
+		for _, spec := range CronBenchSet {
+			spec := zoned(spec, zone)
+			b.Run(spec, func(b *testing.B) {
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					s, err := cron.ParseStandard(spec)
+					if err != nil {
+						b.Fatal(err)
+					}
+					sink = s
 				}
-				sink = s
-			}
-		})
+			})
+		}
 	}
 }
 
-// BenchmarkCronNext: one Next call on a parsed schedule from a fixed instant
-// (2026-03-07T12:34:56Z, UTC local zone), without and with a zone prefix.
+// BenchmarkCronNext: one Next call of a parsed schedule from 2026-06-21T10:17:23Z (the instant
+// of benches/benches/cron.rs; UTC is the local zone), named "<schedule>/<zone>".
 func BenchmarkCronNext(b *testing.B) {
-	after := time.Date(2026, 3, 7, 12, 34, 56, 0, time.UTC)
-	for _, spec := range cronBenchSpecs() {
-		s, err := cron.ParseStandard(spec)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Run(spec, func(b *testing.B) {
-			b.ReportAllocs()
-			var t time.Time
-			for i := 0; i < b.N; i++ {
-				t = s.Next(after)
+	after := time.Date(2026, 6, 21, 10, 17, 23, 0, time.UTC)
+	for _, spec := range CronBenchSet {
+		for _, zone := range cronBenchZones {
+			s, err := cron.ParseStandard(zoned(spec, zone))
+			if err != nil {
+				b.Fatal(err)
 			}
-			sink = t
-		})
+			b.Run(spec+"/"+zone, func(b *testing.B) {
+				b.ReportAllocs()
+				var t time.Time
+				for i := 0; i < b.N; i++ {
+					t = s.Next(after)
+				}
+				sink = t
+			})
+		}
 	}
 }
 
 // intstrBenchCase is one scaling of BenchmarkIntstr.
 type intstrBenchCase struct {
-	name    string
-	value   intstr.IntOrString
-	total   int
-	roundUp bool
-	fn      func(*intstr.IntOrString, int, bool) (int, error)
+	name  string
+	value intstr.IntOrString
+	fn    func(*intstr.IntOrString, int, bool) (int, error)
 }
 
-// BenchmarkIntstr: the three scaling modes of rollout.scale_int_or_percent.
+// BenchmarkIntstr: the three scaling modes of rollout.scale_int_or_percent, each against a total
+// of 1000, rounding up (the cases of benches/benches/rollout.rs "rollout/scale").
 func BenchmarkIntstr(b *testing.B) {
 	cases := []intstrBenchCase{
-		{"scaled 25% of 10 up", intstr.FromString("25%"), 10, true, intstr.GetScaledValueFromIntOrPercent},
-		{"scaled int 3", intstr.FromInt32(3), 10, true, intstr.GetScaledValueFromIntOrPercent},
-		{"legacy 25% of 10 down", intstr.FromString("25%"), 10, false, intstr.GetValueFromIntOrPercent},
-		{"kruise 32.3% of 1000 up", intstr.FromString("32.3%"), 1000, true, util.GetScaledValueFromIntOrPercent},
+		{"scaled 25%", intstr.FromString("25%"), intstr.GetScaledValueFromIntOrPercent},
+		{"legacy 5%0", intstr.FromString("5%0"), intstr.GetValueFromIntOrPercent},
+		{"kruise 33.3%", intstr.FromString("33.3%"), util.GetScaledValueFromIntOrPercent},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			var n int
 			for i := 0; i < b.N; i++ {
-				v, err := c.fn(&c.value, c.total, c.roundUp)
+				v, err := c.fn(&c.value, 1000, true)
 				if err != nil {
 					b.Fatal(err)
 				}

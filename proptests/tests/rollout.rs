@@ -166,7 +166,7 @@ proptest! {
         prop_assert!(!(d.scale_up_num > 0 && d.scale_down_num > 0), "scale up and down at once: {d:?}");
         prop_assert!(d.scale_up_limit >= 0 && d.scale_up_limit <= d.scale_up_num.max(0));
         prop_assert!(d.delete_ready_limit >= 0 && d.scale_down_num >= 0 && d.scale_up_num >= 0);
-        if !(rollback && !consistent) {
+        if !rollback || consistent {
             prop_assert!(d.update_num >= 0, "rollback without the gate: {d:?}");
         }
         prop_assert!(b.pods_to_update_now >= 0);
@@ -183,6 +183,41 @@ proptest! {
         prop_assert!(b.pods_to_update_now <= i64::try_from(wrong_side).unwrap());
         prop_assert_eq!(b.pods_to_update_now, if paused { 0 } else { plain.pods_to_update_now });
     }
+}
+
+#[test]
+fn overflowing_budgets_never_panic() {
+    let huge = ["9223372036854775807%", "-9223372036854775808%", "99999999999999999%", "abc", "5%0"];
+    let pods: Vec<PodView> = (0..12)
+        .map(|i| PodView {
+            updated: i % 2 == 0,
+            lifecycle_state: LifecycleState::Normal,
+            available: i % 3 != 0,
+            specified_delete: i % 5 == 0,
+        })
+        .collect();
+    for mu in huge {
+        for ms in huge {
+            for smu in huge {
+                let spec = BudgetSpec {
+                    replicas: 10,
+                    max_unavailable: Some(IntOrPercent::String(mu.into())),
+                    max_surge: Some(IntOrPercent::String(ms.into())),
+                    scale_max_unavailable: Some(IntOrPercent::String(smu.into())),
+                    ..BudgetSpec::default()
+                };
+                let b = budget(&spec, &pods);
+                assert!(b.diffs.scale_up_limit >= 0 && b.diffs.delete_ready_limit >= 0, "{mu} {ms} {smu}: {b:?}");
+            }
+        }
+    }
+    // "9223372036854775807%" of 10 replicas is in range for the legacy parser; of 100 it overflows
+    let spec = BudgetSpec {
+        replicas: 100,
+        max_unavailable: Some(IntOrPercent::String("9223372036854775807%".into())),
+        ..BudgetSpec::default()
+    };
+    assert_eq!(budget(&spec, &pods).max_unavailable, i64::MIN);
 }
 
 /// `docs/rounding.md` is generated from `kruise_core::rollout::rounding::table()`; this fails when

@@ -25,6 +25,23 @@
 #define KRUISE_VAR_NUMBER 1
 
 /**
+ * `kruise_scale_int_or_percent` mode: apimachinery `GetScaledValueFromIntOrPercent` (must end in
+ * `%`, integer before it; Advanced DaemonSet).
+ */
+#define KRUISE_SCALE_SCALED 0
+
+/**
+ * Mode: apimachinery `GetValueFromIntOrPercent` (every `%` deleted, then an integer; CloneSet
+ * maxSurge/maxUnavailable, Advanced StatefulSet).
+ */
+#define KRUISE_SCALE_LEGACY 1
+
+/**
+ * Mode: OpenKruise's float parser (CloneSet partition and webhook).
+ */
+#define KRUISE_SCALE_KRUISE 2
+
+/**
  * The result of every `kruise_*` function. Numbers are stable forever.
  *
  * On any status other than `KRUISE_OK`, a function that takes an `out` buffer fills it with
@@ -208,13 +225,14 @@ kruise_status kruise_matches(const uint8_t *fn,
 const char *kruise_version(void);
 
 /**
- * Compiles the expression `src` (UTF-8, e.g. "max(cpu*50%, 50m)").
+ * Compiles the expression `src` (UTF-8, e.g. "max(cpu*50%, 50m)") with OpenKruise's semantics
+ * (a NUMBER token the reference cannot read counts as 0, as in v1.9.0).
  *
  * On `KRUISE_OK`, `*out_expr` receives a new expression the caller owns (free it with
- * `kruise_expr_free`) and `err` is set to `{NULL, 0}`. On `KRUISE_DECISION_ERROR` (a syntax or type
- * error; kinds as in the resources spec), `KRUISE_INVALID_UTF8`, `KRUISE_NULL_PARAMETER` or
- * `KRUISE_PANIC`, `*out_expr` is set to NULL (when `out_expr` is not NULL) and `err` (may be NULL)
- * receives the error JSON, freed with `kruise_buf_free`.
+ * `kruise_expr_free`) and `err` is set to `{NULL, 0}`. On `KRUISE_DECISION_ERROR` (a syntax error
+ * that no variable can change; kinds as in the resources spec), `KRUISE_INVALID_UTF8`,
+ * `KRUISE_NULL_PARAMETER` or `KRUISE_PANIC`, `*out_expr` is set to NULL (when `out_expr` is not
+ * NULL) and `err` (may be NULL) receives the error JSON, freed with `kruise_buf_free`.
  *
  * # Safety
  * A non-NULL `src` must point to `src_len` readable bytes; `out_expr` must point to a writable
@@ -224,6 +242,19 @@ kruise_status kruise_expr_compile(const uint8_t *src,
                                   size_t src_len,
                                   struct kruise_expr **out_expr,
                                   struct kruise_buf *err);
+
+/**
+ * Like `kruise_expr_compile`, but strict: also rejects every syntax error (kind `syntax_error`)
+ * and every NUMBER token the reference silently misreads (kind `suspicious_number`, e.g. `1K`,
+ * `2cpu`, `1e400`). Same ownership and statuses.
+ *
+ * # Safety
+ * As for `kruise_expr_compile`.
+ */
+kruise_status kruise_expr_compile_strict(const uint8_t *src,
+                                         size_t src_len,
+                                         struct kruise_expr **out_expr,
+                                         struct kruise_buf *err);
 
 /**
  * Evaluates a compiled expression with the variables `vars[0..vars_len]` (`vars` may be NULL when
@@ -252,6 +283,30 @@ kruise_status kruise_expr_eval(const struct kruise_expr *expr,
  * `expr` must be NULL or a pointer returned by `kruise_expr_compile` and not yet freed.
  */
 void kruise_expr_free(struct kruise_expr *expr);
+
+/**
+ * Scales the string form of an int-or-percent (`value`, UTF-8, e.g. "25%") against `total`:
+ * `ceil` (`round_up` non-zero) or `floor` of `p * total / 100` in float64, as
+ * "rollout.scale_int_or_percent" does. The integer form needs no call: it scales to itself.
+ * Allocation-free on success.
+ *
+ * On `KRUISE_OK`, `*out_value` receives the result and `err` is set to `{NULL, 0}`. On
+ * `KRUISE_DECISION_ERROR` (kinds `not_a_percentage`, `invalid_number`, field `value`),
+ * `KRUISE_INVALID_ARGUMENT` (unknown `mode`), `KRUISE_INVALID_UTF8`, `KRUISE_NULL_PARAMETER` or
+ * `KRUISE_PANIC`, `*out_value` is left unchanged and `err` (may be NULL) receives the error JSON,
+ * freed with `kruise_buf_free`.
+ *
+ * # Safety
+ * A non-NULL `value` must point to `value_len` readable bytes; `out_value` must point to a writable
+ * `int64_t`; `err` must be NULL or point to a writable `kruise_buf`.
+ */
+kruise_status kruise_scale_int_or_percent(const uint8_t *value,
+                                          size_t value_len,
+                                          int64_t total,
+                                          uint8_t round_up,
+                                          uint32_t mode,
+                                          int64_t *out_value,
+                                          struct kruise_buf *err);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -19,12 +19,16 @@ mod buf;
 mod call;
 mod panic;
 mod resources;
+mod rollout;
 mod status;
 
 pub use buf::{kruise_buf, kruise_buf_free};
 pub use call::{kruise_call, kruise_fn_ids, kruise_matches, kruise_version};
 pub use resources::{
-    KRUISE_VAR_NUMBER, KRUISE_VAR_QUANTITY, kruise_expr, kruise_expr_compile, kruise_expr_eval,
-    kruise_expr_free, kruise_var,
+    KRUISE_VAR_NUMBER, KRUISE_VAR_QUANTITY, kruise_expr, kruise_expr_compile,
+    kruise_expr_compile_strict, kruise_expr_eval, kruise_expr_free, kruise_var,
+};
+pub use rollout::{
+    KRUISE_SCALE_KRUISE, KRUISE_SCALE_LEGACY, KRUISE_SCALE_SCALED, kruise_scale_int_or_percent,
 };
 pub use status::kruise_status;

@@ -93,3 +93,46 @@ pub(crate) unsafe fn text<'a>(
         )
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_becomes_the_panic_status_with_error_json() {
+        let mut out = kruise_buf::EMPTY;
+        let st = boundary(&mut out, || panic!("boom"));
+        assert_eq!(st, kruise_status::KRUISE_PANIC);
+        // SAFETY: `out` was filled by `fail` from a Vec of `len` bytes.
+        let text = unsafe { std::slice::from_raw_parts(out.ptr, out.len) };
+        let v: serde_json::Value = serde_json::from_slice(text).unwrap();
+        assert_eq!(v["error"]["kind"], "panic");
+        crate::buf::kruise_buf_free(out);
+    }
+
+    #[test]
+    fn a_panic_without_out_still_returns_the_status() {
+        assert_eq!(
+            boundary(std::ptr::null_mut(), || panic!("boom")),
+            kruise_status::KRUISE_PANIC
+        );
+        boundary_void(|| panic!("boom"));
+    }
+
+    #[test]
+    fn null_with_zero_length_is_empty_and_null_with_length_is_an_error() {
+        // SAFETY: NULL pointers are handled without reading.
+        unsafe {
+            assert_eq!(bytes(std::ptr::null(), 0), Some(&[][..]));
+            assert_eq!(bytes(std::ptr::null(), 3), None);
+            assert_eq!(
+                text(std::ptr::null(), 2, "x").unwrap_err().0,
+                kruise_status::KRUISE_NULL_PARAMETER
+            );
+            let bad = [0x66u8, 0xff];
+            let (st, msg) = text(bad.as_ptr(), 2, "name").unwrap_err();
+            assert_eq!(st, kruise_status::KRUISE_INVALID_UTF8);
+            assert!(msg.contains("name") && msg.contains("byte 1"), "{msg}");
+        }
+    }
+}

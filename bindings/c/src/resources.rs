@@ -43,13 +43,14 @@ pub struct kruise_var {
     pub number: f64,
 }
 
-/// Compiles the expression `src` (UTF-8, e.g. "max(cpu*50%, 50m)").
+/// Compiles the expression `src` (UTF-8, e.g. "max(cpu*50%, 50m)") with OpenKruise's semantics
+/// (a NUMBER token the reference cannot read counts as 0, as in v1.9.0).
 ///
 /// On `KRUISE_OK`, `*out_expr` receives a new expression the caller owns (free it with
-/// `kruise_expr_free`) and `err` is set to `{NULL, 0}`. On `KRUISE_DECISION_ERROR` (a syntax or type
-/// error; kinds as in the resources spec), `KRUISE_INVALID_UTF8`, `KRUISE_NULL_PARAMETER` or
-/// `KRUISE_PANIC`, `*out_expr` is set to NULL (when `out_expr` is not NULL) and `err` (may be NULL)
-/// receives the error JSON, freed with `kruise_buf_free`.
+/// `kruise_expr_free`) and `err` is set to `{NULL, 0}`. On `KRUISE_DECISION_ERROR` (a syntax error
+/// that no variable can change; kinds as in the resources spec), `KRUISE_INVALID_UTF8`,
+/// `KRUISE_NULL_PARAMETER` or `KRUISE_PANIC`, `*out_expr` is set to NULL (when `out_expr` is not
+/// NULL) and `err` (may be NULL) receives the error JSON, freed with `kruise_buf_free`.
 ///
 /// # Safety
 /// A non-NULL `src` must point to `src_len` readable bytes; `out_expr` must point to a writable
@@ -58,6 +59,38 @@ pub struct kruise_var {
 pub unsafe extern "C" fn kruise_expr_compile(
     src: *const u8,
     src_len: usize,
+    out_expr: *mut *mut kruise_expr,
+    err: *mut kruise_buf,
+) -> kruise_status {
+    // SAFETY: forwarded caller contract.
+    unsafe { compile_entry(src, src_len, false, out_expr, err) }
+}
+
+/// Like `kruise_expr_compile`, but strict: also rejects every syntax error (kind `syntax_error`)
+/// and every NUMBER token the reference silently misreads (kind `suspicious_number`, e.g. `1K`,
+/// `2cpu`, `1e400`). Same ownership and statuses.
+///
+/// # Safety
+/// As for `kruise_expr_compile`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn kruise_expr_compile_strict(
+    src: *const u8,
+    src_len: usize,
+    out_expr: *mut *mut kruise_expr,
+    err: *mut kruise_buf,
+) -> kruise_status {
+    // SAFETY: forwarded caller contract.
+    unsafe { compile_entry(src, src_len, true, out_expr, err) }
+}
+
+/// The shared body of the two compile functions.
+///
+/// # Safety
+/// As for `kruise_expr_compile`.
+unsafe fn compile_entry(
+    src: *const u8,
+    src_len: usize,
+    strict: bool,
     out_expr: *mut *mut kruise_expr,
     err: *mut kruise_buf,
 ) -> kruise_status {
@@ -77,13 +110,23 @@ pub unsafe extern "C" fn kruise_expr_compile(
             Ok(s) => s,
             Err((st, msg)) => return fail(err, st, msg),
         };
-        compile(src, out_expr, err)
+        compile(src, strict, out_expr, err)
     })
 }
 
 #[cfg(feature = "expr")]
-fn compile(src: &str, out_expr: *mut *mut kruise_expr, err: *mut kruise_buf) -> kruise_status {
-    match kcore::resources::Expression::compile(src) {
+fn compile(
+    src: &str,
+    strict: bool,
+    out_expr: *mut *mut kruise_expr,
+    err: *mut kruise_buf,
+) -> kruise_status {
+    let compiled = if strict {
+        kcore::resources::Expression::compile_strict(src)
+    } else {
+        kcore::resources::Expression::compile(src)
+    };
+    match compiled {
         Ok(inner) => {
             let b = Box::new(kruise_expr { inner });
             // SAFETY: `out_expr` was checked non-NULL by the caller of this helper.
@@ -95,7 +138,12 @@ fn compile(src: &str, out_expr: *mut *mut kruise_expr, err: *mut kruise_buf) -> 
 }
 
 #[cfg(not(feature = "expr"))]
-fn compile(_src: &str, _out_expr: *mut *mut kruise_expr, err: *mut kruise_buf) -> kruise_status {
+fn compile(
+    _src: &str,
+    _strict: bool,
+    _out_expr: *mut *mut kruise_expr,
+    err: *mut kruise_buf,
+) -> kruise_status {
     fail(
         err,
         kruise_status::KRUISE_UNSUPPORTED,

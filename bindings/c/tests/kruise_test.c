@@ -1,6 +1,6 @@
 /* Exercises the C ABI of kruise-core: generic call, errors, NULLs, invalid UTF-8, NUL bytes,
- * fn ids, matches, and compiled expressions. Built and run by tests/c_program.rs (and by
- * scripts/test-all against the release static library). Exit status 0 = all checks passed. */
+ * fn ids, matches, and compiled expressions (with -DKRUISE_TEST_EXPR=1). Built and run by
+ * scripts/test-all against the release static library (see docs/c.md). Exit 0 = all passed. */
 #include "kruise_core.h"
 
 #include <stdio.h>
@@ -187,6 +187,17 @@ static void test_expr(void) {
   st = kruise_expr_compile(u("1 +\0 2"), 6, &e, &err);
   CHECK(st == KRUISE_DECISION_ERROR && e == NULL, "NUL byte in expression: status %u", (unsigned)st);
   kruise_buf_free(err);
+  /* strict compile reports what the reference silently reads as 0; the default compile accepts it */
+  st = kruise_expr_compile_strict(u("1K + 1"), 6, &e, &err);
+  CHECK(st == KRUISE_DECISION_ERROR && e == NULL && buf_has(err, "\"kind\":\"suspicious_number\""),
+        "strict: status %u got %.*s", (unsigned)st, (int)err.len, (const char *)err.ptr);
+  kruise_buf_free(err);
+  st = kruise_expr_compile(u("1K + 1"), 6, &e, &err);
+  CHECK(st == KRUISE_OK && e != NULL, "lenient: status %u", (unsigned)st);
+  st = kruise_expr_eval(e, NULL, 0, &out);
+  CHECK(st == KRUISE_OK && buf_is(out, "1"), "1K reads as 0: status %u got %.*s", (unsigned)st, (int)out.len, (const char *)out.ptr);
+  kruise_buf_free(out);
+  kruise_expr_free(e);
   const uint8_t badsrc[] = {'1', '+', 0xff};
   st = kruise_expr_compile(badsrc, sizeof badsrc, &e, &err);
   CHECK(st == KRUISE_INVALID_UTF8 && e == NULL, "status %u", (unsigned)st);

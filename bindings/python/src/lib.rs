@@ -13,6 +13,7 @@
 mod cron;
 mod errors;
 mod resources;
+mod rollout;
 
 use errors::to_py_err;
 use pyo3::prelude::*;
@@ -95,6 +96,7 @@ fn _kruise_core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fn_ids, m)?)?;
     m.add_function(wrap_pyfunction!(matches, m)?)?;
     m.add_class::<resources::Expression>()?;
+    m.add_function(wrap_pyfunction!(rollout::scale_int_or_percent, m)?)?;
     m.add_class::<cron::Schedule>()?;
     Ok(())
 }

@@ -34,12 +34,19 @@ fn unsupported() -> kcore::Error {
 
 #[pymethods]
 impl Expression {
+    /// `Expression(src, *, strict=False)`. `strict=True` also rejects every syntax error and every
+    /// number token the reference silently reads as 0 (kind `suspicious_number`).
     #[new]
-    fn new(py: Python<'_>, src: &str) -> PyResult<Self> {
+    #[pyo3(signature = (src, *, strict = false))]
+    fn new(py: Python<'_>, src: &str, strict: bool) -> PyResult<Self> {
         #[cfg(feature = "expr")]
         {
-            let inner =
-                kcore::resources::Expression::compile(src).map_err(|e| to_py_err(py, &e))?;
+            let compiled = if strict {
+                kcore::resources::Expression::compile_strict(src)
+            } else {
+                kcore::resources::Expression::compile(src)
+            };
+            let inner = compiled.map_err(|e| to_py_err(py, &e))?;
             Ok(Expression {
                 source: src.to_owned(),
                 inner,
@@ -47,7 +54,7 @@ impl Expression {
         }
         #[cfg(not(feature = "expr"))]
         {
-            let _ = src;
+            let _ = (src, strict);
             Err(to_py_err(py, &unsupported()))
         }
     }

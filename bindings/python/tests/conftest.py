@@ -14,11 +14,12 @@ REPO = Path(__file__).resolve().parents[3]
 
 
 def vector_files() -> list[Path]:
-    """`conformance/vectors/*.json`, or the files named by `KRUISE_VECTORS` (`:`-separated), as the
-    Rust runner does."""
+    """`conformance/vectors/*.json`, or the files named by `KRUISE_VECTORS` (`:`-separated; relative
+    paths from the repository root work too), as the Rust runner does."""
     env = os.environ.get("KRUISE_VECTORS")
     if env:
-        return [Path(p) for p in env.split(":") if p]
+        # relative paths that do not exist from here are taken from the repository root
+        return [Path(p) if Path(p).is_absolute() or Path(p).exists() else REPO / p for p in env.split(":") if p]
     return sorted((REPO / "conformance" / "vectors").glob("*.json"))
 
 

@@ -55,6 +55,15 @@ def test_errors_carry_kinds() -> None:
     assert info.value.kind == "invalid_input"
 
 
+def test_strict_compile_reports_misread_numbers() -> None:
+    # the reference reads the unparsable number token `1K` as 0; the default mirrors it
+    assert Expression("1K + 1").eval() == "1"
+    with pytest.raises(kruise_core.KruiseError) as info:
+        Expression("1K + 1", strict=True)
+    assert info.value.kind == "suspicious_number"
+    assert Expression("max(cpu*50%, 50m)", strict=True).eval(cpu="200m") == "100m"
+
+
 def _eval_cases() -> list[Any]:
     doc = json.loads((REPO / "conformance" / "vectors" / "resources.json").read_text(encoding="utf-8"))
     return [

@@ -1,14 +1,177 @@
-//! `resources` in the demo and in `explain`.
+//! `resources` in the demo and in `explain`: a SidecarSet's `resourcesPolicy` applied to a pod
+//! (OpenKruise v1.9 `pkg/webhook/pod/mutating/sidecarset_resources.go`), with the derivation.
 
 use super::{DemoArgs, ExplainArgs};
 use crate::CliError;
+use crate::input::{parse_one, read_items, read_one};
+use kruise_core::resources::{self, PodContainers, SidecarContainer};
+use serde_json::Value;
+use std::fmt::Write;
 
-/// Demo section (empty text = nothing to show yet).
-pub fn demo(_args: &DemoArgs) -> Result<String, CliError> {
-    Ok(String::new())
+const SEED_SIDECARSET: &str = include_str!("../../examples/resources/sidecarset.yaml");
+const SEED_POD: &str = include_str!("../../examples/resources/pod.yaml");
+
+/// Demo section: the seed SidecarSet against the embedded pod (or `--sidecarset` / `--pod`).
+pub fn demo(args: &DemoArgs) -> Result<String, CliError> {
+    let set = match &args.sidecarset {
+        Some(p) => read_one(p)?,
+        None => parse_one(SEED_SIDECARSET, "embedded sidecarset.yaml")?,
+    };
+    let pod = match &args.pod {
+        Some(p) => read_one(p)?,
+        None => parse_one(SEED_POD, "embedded pod.yaml")?,
+    };
+    explain_pod(&set, &pod)
 }
 
-/// `kruise-core explain` for this family.
-pub fn explain(_args: &ExplainArgs) -> Result<String, CliError> {
-    Err(super::not_built("explain resources"))
+/// `kruise-core explain sidecarset FILE --pods PODS`: every policy of the SidecarSet against
+/// every pod.
+pub fn explain(args: &ExplainArgs) -> Result<String, CliError> {
+    let set = read_one(&args.file)?;
+    let pods_path = args
+        .pods
+        .as_ref()
+        .ok_or_else(|| CliError::Usage("explain sidecarset needs --pods FILE".into()))?;
+    let mut out = String::new();
+    for pod in read_items(pods_path)? {
+        out.push_str(&explain_pod(&set, &pod)?);
+    }
+    Ok(out)
+}
+
+fn usage(e: impl std::fmt::Display) -> CliError {
+    CliError::Usage(e.to_string())
+}
+
+/// The sidecar containers of a SidecarSet (`spec.containers` then `spec.initContainers`).
+fn sidecars(set: &Value) -> Result<Vec<(bool, SidecarContainer)>, CliError> {
+    let mut out = Vec::new();
+    for (list, init) in [("containers", false), ("initContainers", true)] {
+        if let Some(items) = set
+            .pointer(&format!("/spec/{list}"))
+            .and_then(Value::as_array)
+        {
+            for (i, c) in items.iter().enumerate() {
+                let sc: SidecarContainer = serde_json::from_value(c.clone())
+                    .map_err(|e| usage(format!("SidecarSet spec.{list}[{i}]: {e}")))?;
+                out.push((init, sc));
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn explain_pod(set: &Value, pod: &Value) -> Result<String, CliError> {
+    let spec = pod.get("spec").cloned().unwrap_or(Value::Null);
+    let containers: PodContainers =
+        serde_json::from_value(spec).map_err(|e| usage(format!("Pod spec: {e}")))?;
+    let set_name = set
+        .pointer("/metadata/name")
+        .and_then(Value::as_str)
+        .unwrap_or("<unnamed>");
+    let pod_name = pod
+        .pointer("/metadata/name")
+        .and_then(Value::as_str)
+        .unwrap_or("<unnamed>");
+    let sidecars = sidecars(set)?;
+    let names: Vec<String> = sidecars.iter().map(|(_, c)| c.name.clone()).collect();
+    let mut out = String::new();
+    let _ = writeln!(out, "SidecarSet {set_name} -> Pod {pod_name}");
+    let pod_list: Vec<String> = containers
+        .init_containers
+        .iter()
+        .map(|c| {
+            format!(
+                "{} (init{})",
+                c.name,
+                if c.restart_policy.as_deref() == Some("Always") {
+                    ", native sidecar"
+                } else {
+                    ""
+                }
+            )
+        })
+        .chain(containers.containers.iter().map(|c| c.name.clone()))
+        .collect();
+    let _ = writeln!(out, "  pod containers: {}", pod_list.join(", "));
+    for (init, sc) in &sidecars {
+        let Some(policy) = &sc.resources_policy else {
+            continue;
+        };
+        let _ = writeln!(
+            out,
+            "  sidecar {}{}:",
+            sc.name,
+            if *init { " (init container)" } else { "" }
+        );
+        let findings = resources::validate(sc, *init);
+        if findings.is_empty() {
+            let _ = writeln!(out, "    webhook validation: accepted");
+        } else {
+            for f in &findings {
+                let _ = writeln!(
+                    out,
+                    "    webhook validation: {} {} ({}) {}",
+                    f.field, f.kind, f.cause, f.detail
+                );
+            }
+        }
+        let _ = writeln!(
+            out,
+            "    mode {}, regex {:?} (excluding SidecarSet containers: {})",
+            policy.target_containers_mode,
+            policy.target_containers_name_regex,
+            names.join(", ")
+        );
+        match resources::apply(policy, &containers, &names) {
+            Err(e) => {
+                let _ = writeln!(out, "    error [{}]: {}", e.kind, e.message);
+            }
+            Ok(a) => {
+                let _ = writeln!(out, "    targets: {}", a.targets.join(", "));
+                let show = |l: &resources::ResourceList| {
+                    let f = |q: &Option<kruise_core::quantity::Quantity<'static>>| {
+                        q.as_ref()
+                            .map(|q| q.to_string())
+                            .unwrap_or_else(|| "-".into())
+                    };
+                    format!("cpu {}, memory {}", f(&l.cpu), f(&l.memory))
+                };
+                let _ = writeln!(
+                    out,
+                    "    aggregate ({}): limits {}; requests {}",
+                    policy.target_containers_mode,
+                    show(&a.aggregate.limits),
+                    show(&a.aggregate.requests)
+                );
+                for s in &a.steps {
+                    let input = s
+                        .input
+                        .as_ref()
+                        .map(|q| q.to_string())
+                        .unwrap_or_else(|| "absent".into());
+                    match &s.result {
+                        Some(r) => {
+                            let _ = writeln!(
+                                out,
+                                "    {:<16} {:<24} with {} = {:<8} -> {}",
+                                s.field, s.expr, s.variable, input, r
+                            );
+                        }
+                        None => {
+                            let _ = writeln!(
+                                out,
+                                "    {:<16} {:<24} skipped: some target has no {} limit (unlimited)",
+                                s.field,
+                                s.expr,
+                                &s.field[7..]
+                            );
+                        }
+                    }
+                }
+                let _ = writeln!(out, "    result: resources: {}", a.to_json());
+            }
+        }
+    }
+    Ok(out)
 }

@@ -224,3 +224,54 @@ fn daemonset_story(out: &mut String) -> Result<(), CliError> {
     );
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::families::ExplainKind;
+    use std::path::PathBuf;
+
+    fn example(name: &str) -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/rollout").join(name)
+    }
+
+    #[test]
+    fn demo_tells_the_progress_deadline_story() {
+        let out = demo(&DemoArgs { sidecarset: None, pod: None }).unwrap();
+        let lines: Vec<&str> = out.lines().collect();
+        let at = |t: &str| lines.iter().position(|l| l.trim_start().starts_with(t)).unwrap();
+        // at the deadline itself nothing fires; one second later the condition turns False
+        assert!(lines[at("10:10:00") + 1].contains("Progressing=True / CloneSetUpdated"));
+        assert!(lines[at("10:10:01") + 1].contains(
+            "Progressing=False / ProgressDeadlineExceeded \"CloneSet revision r2 has timed out progressing\" [written]"
+        ));
+        assert!(lines[at("10:15:00")].contains("CloneSetPaused"));
+        assert!(
+            lines[at("10:20:00")].contains("CloneSetUpdated") && lines[at("10:20:00")].contains("requeue in 601 s")
+        );
+        assert!(lines[at("10:40:00")].contains("ProgressDeadlineExceeded"));
+        // "50%" of 5 nodes keeps 2 old on a DaemonSet, 3 on a CloneSet
+        let five = lines.iter().find(|l| l.trim_start().starts_with("5 ")).unwrap();
+        assert_eq!(five.split_whitespace().take(3).collect::<Vec<_>>(), ["5", "2", "3"]);
+        assert!(five.ends_with("keeps 3, updates 2"));
+    }
+
+    #[test]
+    fn explain_counts_the_next_updates() {
+        let args = ExplainArgs {
+            kind: ExplainKind::Cloneset,
+            file: example("cloneset-rolling.yaml"),
+            pods: Some(example("pods.yaml")),
+            jobs: None,
+            now: Some("2026-06-21T10:12:00Z".into()),
+        };
+        let out = explain(&args).unwrap();
+        assert!(out.contains("partition \"20%\" -> 1 pod(s)"), "{out}");
+        assert!(out.contains("maxUnavailable \"50%\" -> 3"), "{out}");
+        assert!(out.contains("=> 2 pod(s) will update next."), "{out}");
+        assert!(out.contains("In order: sample-e, sample-d"), "{out}");
+        assert!(out.contains("next reconcile: Progressing=False / ProgressDeadlineExceeded"), "{out}");
+        let early = explain(&ExplainArgs { now: Some("2026-06-21T10:05:00Z".into()), ..args }).unwrap();
+        assert!(early.contains("(unchanged), requeue in 301 s"), "{early}");
+    }
+}

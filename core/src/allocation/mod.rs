@@ -21,6 +21,8 @@ pub mod validate;
 
 pub use allocate::{AdaptiveReport, AllocateOutcome, allocate};
 pub use allocator::{Allocation, AllocatorKind, SubsetView, next_replicas_with};
+/// The time type of this family's inputs (jiff 1), re-exported for adapters.
+pub use jiff::Timestamp;
 pub use pending::{PendingCheck, Requeue, pending_timeout};
 pub use replicas::parse_subset_replicas;
 pub use reserved::{ReservedCheck, pod_reserved};
@@ -103,7 +105,7 @@ fn parse_replicas_handler(input: &Value) -> Result<Value> {
 #[derive(Deserialize)]
 struct NextIn {
     spec: UdSpec,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "types::null_as_default")]
     subsets: BTreeMap<String, Workload>,
 }
 
@@ -148,7 +150,7 @@ struct AllocateIn {
     current_revision: String,
     #[serde(default)]
     updated_revision: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "types::null_as_default")]
     subsets: BTreeMap<String, Workload>,
     now: String,
 }
@@ -209,7 +211,7 @@ struct SubsetStatusIn {
     schedule_strategy: ScheduleStrategy,
     #[serde(default)]
     subset_status: Option<SubsetStatus>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "types::null_as_default")]
     subset: Workload,
     #[serde(default)]
     updated_revision: String,

@@ -36,9 +36,30 @@ pub fn pod_reserved(
     min_ready_secs: i64,
     now: Timestamp,
 ) -> Result<ReservedCheck> {
+    let (labelled, _) = pod.reserved_label();
+    check(
+        pod,
+        labelled,
+        updated_revision,
+        updated_since,
+        pending_timeout_secs,
+        min_ready_secs,
+        now,
+    )
+}
+
+/// [`pod_reserved`] with the reserved label already read (`labelled` = value is `"true"`).
+pub(crate) fn check(
+    pod: &Pod,
+    labelled: bool,
+    updated_revision: &str,
+    updated_since: Option<Timestamp>,
+    pending_timeout_secs: i64,
+    min_ready_secs: i64,
+    now: Timestamp,
+) -> Result<ReservedCheck> {
     let min_ready = i128::from(min_ready_secs) * NANOS_PER_SEC;
     let now_ns = now.as_nanosecond();
-    let (labelled, _) = pod.reserved_label();
     if labelled {
         let ready = pod.condition("Ready").filter(|c| c.status == "True");
         if let Some(ready) = ready

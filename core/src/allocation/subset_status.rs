@@ -5,7 +5,7 @@
 //! `pkg/controller/uniteddeployment/uniteddeployment_controller.go`. Spec section 8.
 
 use super::pending::{NANOS_PER_SEC, Requeue, pending_timeout};
-use super::reserved::pod_reserved;
+use super::reserved;
 use super::types::{ScheduleStrategy, SubsetStatus, UnschedulableStatus, Workload, go_zero_time};
 use crate::error::Result;
 use jiff::Timestamp;
@@ -130,8 +130,9 @@ fn reservation_mode(
             }
             continue;
         }
-        let r = pod_reserved(
+        let r = reserved::check(
             pod,
+            old,
             ctx.updated_revision,
             ctx.updated_since,
             timeout,

@@ -304,3 +304,26 @@ fn manifests_of_both_api_versions_decode() {
     .unwrap_err();
     assert_eq!(e.field.as_deref(), Some("apiVersion"));
 }
+
+#[test]
+fn nulls_read_as_unset() {
+    let out = call(
+        "allocation.next_replicas",
+        json!({"spec": {"replicas": null, "topology": null}, "subsets": null}),
+    )
+    .unwrap();
+    assert_eq!(out, json!({"allocator": "specific", "replicas": {}}));
+    // zero subsets and a positive total: the reference's "less than total" error
+    let e = call(
+        "allocation.next_replicas",
+        json!({"spec": {"replicas": 2, "topology": null}}),
+    )
+    .unwrap_err();
+    assert_eq!(e.kind, "specified_less_than_total");
+    let out = call(
+        "allocation.validate",
+        json!({"spec": {"replicas": null, "template": null, "topology": {"subsets": null}}}),
+    )
+    .unwrap();
+    assert_eq!(out, json!(["template_required"]));
+}

@@ -35,7 +35,7 @@ pub struct UdSpec {
     #[serde(default)]
     pub template: Option<Template>,
     /// Subsets and schedule strategy.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     pub topology: Topology,
     /// Update strategy (manual partitions are validated against subset names).
     #[serde(default)]
@@ -437,7 +437,7 @@ pub fn format_time(t: Timestamp) -> String {
     t.to_string()
 }
 
-fn null_as_default<'de, D, T>(d: D) -> Result<T, D::Error>
+pub(crate) fn null_as_default<'de, D, T>(d: D) -> Result<T, D::Error>
 where
     D: Deserializer<'de>,
     T: Default + Deserialize<'de>,
@@ -517,7 +517,7 @@ pub struct UnitedDeployment {
     #[serde(default)]
     pub kind: String,
     /// Spec.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     pub spec: UdSpec,
     /// Status (absent for a manifest that was never applied).
     #[serde(default, deserialize_with = "null_as_default")]

@@ -165,14 +165,13 @@ fn sidecarset_up(obj: &mut Map<String, Value>) -> Result<()> {
     if let Some(ns) = spec
         .remove("namespace")
         .and_then(|v| v.as_str().map(str::to_owned))
+        && !ns.is_empty()
     {
-        if !ns.is_empty() {
-            let mut labels = Map::new();
-            labels.insert(NAMESPACE_NAME_LABEL.into(), Value::String(ns));
-            let mut sel = Map::new();
-            sel.insert("matchLabels".into(), Value::Object(labels));
-            spec.insert("namespaceSelector".into(), Value::Object(sel));
-        }
+        let mut labels = Map::new();
+        labels.insert(NAMESPACE_NAME_LABEL.into(), Value::String(ns));
+        let mut sel = Map::new();
+        sel.insert("matchLabels".into(), Value::Object(labels));
+        spec.insert("namespaceSelector".into(), Value::Object(sel));
     }
     if let Some(Value::String(cv)) = custom {
         if cv.is_empty() {
@@ -208,10 +207,9 @@ fn daemonset_up(obj: &mut Map<String, Value>) -> Result<()> {
     if let Some(Value::Object(ru)) = spec
         .get_mut("updateStrategy")
         .and_then(|u| u.get_mut("rollingUpdate"))
+        && ru.get("rollingUpdateType").and_then(Value::as_str) == Some("Surging")
     {
-        if ru.get("rollingUpdateType").and_then(Value::as_str) == Some("Surging") {
-            ru.insert("rollingUpdateType".into(), Value::String("Standard".into()));
-        }
+        ru.insert("rollingUpdateType".into(), Value::String("Standard".into()));
     }
     if progressive {
         let mut ss = Map::new();
@@ -240,10 +238,10 @@ fn daemonset_down(obj: &mut Map<String, Value>) -> Result<()> {
 }
 
 fn rename_status(obj: &mut Map<String, Value>, from: &str, to: &str) {
-    if let Some(Value::Object(status)) = obj.get_mut("status") {
-        if let Some(v) = status.remove(from) {
-            status.insert(to.to_owned(), v);
-        }
+    if let Some(Value::Object(status)) = obj.get_mut("status")
+        && let Some(v) = status.remove(from)
+    {
+        status.insert(to.to_owned(), v);
     }
 }
 

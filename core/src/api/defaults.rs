@@ -3,7 +3,7 @@
 //! (`apis/apps/defaults/v1alpha1.go`). Pod-template defaults, SidecarSet hash annotations and
 //! statuses are not touched; everything not named here is left exactly as given.
 
-use super::json::{as_obj, bool_at, default_empty, default_nil, ensure_obj, get, str_at};
+use super::json::{as_obj, bool_at, default_empty, default_nil, ensure_obj, get, is_nil, str_at};
 use crate::error::{Error, Result};
 use serde_json::{Map, Value, json};
 use std::sync::LazyLock;
@@ -143,21 +143,21 @@ fn pull_job(spec: &mut Obj, path: &str, image_pull_policy: bool) -> Result<()> {
 
 fn cronjob(spec: &mut Obj) -> Result<()> {
     let mut has_ilpj = false;
-    if let Some(Value::Object(t)) = spec.get_mut("template") {
-        if let Some(Value::Object(ilpj)) = t.get_mut("imageListPullJobTemplate") {
-            has_ilpj = true;
-            let p = "object.spec.template.imageListPullJobTemplate.spec";
-            let js = ensure_obj(
-                ilpj,
-                "spec",
-                "object.spec.template.imageListPullJobTemplate",
-            )?;
-            let cp = ensure_obj(js, "completionPolicy", p)?;
-            if str_at(cp, "type", p)?.unwrap_or("").is_empty() {
-                cp.insert("type".into(), s("Always"));
-                pull_policy(js, p)?;
-                default_empty(js, "imagePullPolicy", s("IfNotPresent"));
-            }
+    if let Some(Value::Object(t)) = spec.get_mut("template")
+        && let Some(Value::Object(ilpj)) = t.get_mut("imageListPullJobTemplate")
+    {
+        has_ilpj = true;
+        let p = "object.spec.template.imageListPullJobTemplate.spec";
+        let js = ensure_obj(
+            ilpj,
+            "spec",
+            "object.spec.template.imageListPullJobTemplate",
+        )?;
+        let cp = ensure_obj(js, "completionPolicy", p)?;
+        if str_at(cp, "type", p)?.unwrap_or("").is_empty() {
+            cp.insert("type".into(), s("Always"));
+            pull_policy(js, p)?;
+            default_empty(js, "imagePullPolicy", s("IfNotPresent"));
         }
     }
     default_empty(
@@ -185,7 +185,15 @@ fn nodeimage(spec: &mut Obj, now: &str) -> Result<()> {
             let t = t
                 .as_object_mut()
                 .ok_or_else(|| Error::invalid_input(&*p, "expected a JSON object"))?;
-            default_nil(t, "createdAt", s(now));
+            if is_nil(t, "createdAt") {
+                if now.is_empty() {
+                    return Err(Error::invalid_input(
+                        "now",
+                        format!("needed to default {p}.createdAt"),
+                    ));
+                }
+                t.insert("createdAt".into(), s(now));
+            }
             pull_policy(t, &p)?;
         }
     }
@@ -265,10 +273,10 @@ fn sidecarset(spec: &mut Obj) -> Result<()> {
             default_empty(m, "patchPolicy", s("Retain"));
         }
     }
-    if let Some(Value::Object(inj)) = spec.get_mut("injectionStrategy") {
-        if let Some(Value::Object(rev)) = inj.get_mut("revision") {
-            default_empty(rev, "policy", s("Always"));
-        }
+    if let Some(Value::Object(inj)) = spec.get_mut("injectionStrategy")
+        && let Some(Value::Object(rev)) = inj.get_mut("revision")
+    {
+        default_empty(rev, "policy", s("Always"));
     }
     Ok(())
 }
@@ -302,6 +310,17 @@ fn container(c: &mut Obj, path: &str) -> Result<()> {
         for t in te.iter_mut().filter_map(Value::as_object_mut) {
             if let Some(Value::Object(from)) = t.get_mut("sourceContainerNameFrom") {
                 field_ref(from);
+            }
+        }
+    }
+    if let Some(Value::Object(res)) = c.get_mut("resources") {
+        for list in ["limits", "requests"] {
+            if let Some(Value::Object(m)) = res.get_mut(list) {
+                for q in m.values_mut() {
+                    if let Some(r) = q.as_str().and_then(round_up_milli) {
+                        *q = Value::String(r);
+                    }
+                }
             }
         }
     }
@@ -371,6 +390,36 @@ fn downward_items(d: &mut Obj) {
             field_ref(it);
         }
     }
+}
+
+/// `Quantity.RoundUp(resource.Milli)` for the canonical sub-milli forms `<int>n` and `<int>u`:
+/// the amount is rounded up to whole millis and printed canonically (`1500000u` -> `1500m`,
+/// `2000000000n` -> `2`). Other forms already have milli precision or coarser and are returned
+/// as `None` (left untouched).
+pub fn round_up_milli(q: &str) -> Option<String> {
+    let (digits, per_milli) = if let Some(d) = q.strip_suffix('n') {
+        (d, 1_000_000u128)
+    } else if let Some(d) = q.strip_suffix('u') {
+        (d, 1_000u128)
+    } else {
+        return None;
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.len() > 30 {
+        return None;
+    }
+    let amount: u128 = digits.parse().ok()?;
+    let mut milli = amount.div_ceil(per_milli);
+    if milli == 0 {
+        return Some("0".into());
+    }
+    // canonical decimal SI: the largest power-of-1000 suffix that keeps an integer mantissa
+    const SUFFIXES: [&str; 7] = ["m", "", "k", "M", "G", "T", "P"];
+    let mut i = 0;
+    while milli % 1000 == 0 && i + 1 < SUFFIXES.len() {
+        milli /= 1000;
+        i += 1;
+    }
+    Some(format!("{milli}{}", SUFFIXES[i]))
 }
 
 static REFERENCE: LazyLock<regex::Regex> = LazyLock::new(|| {
@@ -456,6 +505,23 @@ mod tests {
     }
 
     #[test]
+    fn sub_milli_quantities_round_up() {
+        assert_eq!(round_up_milli("1500000u").as_deref(), Some("1500m"));
+        assert_eq!(round_up_milli("1n").as_deref(), Some("1m"));
+        assert_eq!(round_up_milli("2000000000n").as_deref(), Some("2"));
+        assert_eq!(round_up_milli("1001u").as_deref(), Some("2m"));
+        assert_eq!(round_up_milli("100m"), None);
+        assert_eq!(round_up_milli("1Gi"), None);
+        let ss = json!({"apiVersion": "apps.kruise.io/v1beta1", "kind": "SidecarSet", "spec": {
+            "containers": [{"name": "c", "image": "x:1", "resources": {"limits": {"cpu": "250001u", "memory": "1Gi"}}}]}});
+        let out = apply(&ss, "", Gates::default()).unwrap();
+        assert_eq!(
+            out["spec"]["containers"][0]["resources"]["limits"],
+            json!({"cpu": "251m", "memory": "1Gi"})
+        );
+    }
+
+    #[test]
     fn alpha_surging_daemonset() {
         let ds = json!({"apiVersion": "apps.kruise.io/v1alpha1", "kind": "DaemonSet",
             "spec": {"updateStrategy": {"rollingUpdate": {"rollingUpdateType": "Surging"}}}});
@@ -495,6 +561,24 @@ mod tests {
             out["spec"]["volumes"],
             json!([{"name": "a", "emptyDir": {}},
             {"name": "b", "configMap": {"name": "cm", "defaultMode": 420}}, {"name": "h", "hostPath": {"path": "/x", "type": ""}}])
+        );
+    }
+
+    #[test]
+    fn nodeimage_needs_now_only_when_defaulting_created_at() {
+        let ni = json!({"apiVersion": "apps.kruise.io/v1beta1", "kind": "NodeImage",
+            "spec": {"images": {"a": {"tags": [{"tag": "1"}]}}}});
+        assert_eq!(
+            apply(&ni, "", Gates::default())
+                .unwrap_err()
+                .field
+                .as_deref(),
+            Some("now")
+        );
+        let out = handle(&json!({"object": ni, "now": "2026-06-21T10:00:00.9+02:00"})).unwrap();
+        assert_eq!(
+            out["spec"]["images"]["a"]["tags"][0]["createdAt"],
+            "2026-06-21T08:00:00Z"
         );
     }
 

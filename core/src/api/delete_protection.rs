@@ -157,9 +157,7 @@ pub fn check(
                 return Err(Error::at(
                     CRD_GATE_DISABLED,
                     format!("object.metadata.labels.{LABEL}"),
-                    format!(
-                        "forbidden by ResourcesProtectionDeletion for {LABEL}={value}: feature gate DeletionProtectionForCRDCascadingGate is disabled"
-                    ),
+                    "feature-gate DeletionProtectionForCRDCascadingGate is not enabled",
                 ));
             }
             let crs = count(dependents, "customResources", |c, path| {

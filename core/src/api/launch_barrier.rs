@@ -56,8 +56,9 @@ pub fn container_priority(c: &Map<String, Value>, path: &str) -> Result<Option<i
     Ok(None)
 }
 
-/// `strconv.Atoi` with its error dropped: syntax errors give 0, range errors the clamped bound.
-fn go_atoi_ignoring_error(b: &[u8]) -> i64 {
+/// Go `strconv.Atoi` (64-bit int) with its error dropped: syntax errors give 0, range errors the
+/// clamped bound. Also what `intstr.IntOrString.IntValue()` returns for a string.
+pub fn go_atoi_ignoring_error(b: &[u8]) -> i64 {
     if let Some(v) = atoi(b.iter().copied()) {
         return v;
     }

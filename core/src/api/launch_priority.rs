@@ -101,6 +101,21 @@ pub fn handle(input: &Value) -> Result<Value> {
         Some(m) => str_at(m, "name", "pod.metadata")?.unwrap_or(""),
         None => "",
     };
+    // The reference generates `<generateName><5 random chars>` for a nameless pod; the core has
+    // no randomness, so the random part is the literal placeholder `<generated>`.
+    let generated;
+    let name = match meta {
+        Some(m) if name.is_empty() => {
+            match str_at(m, "generateName", "pod.metadata")?.filter(|g| !g.is_empty()) {
+                Some(g) => {
+                    generated = format!("{g}<generated>");
+                    generated.as_str()
+                }
+                None => name,
+            }
+        }
+        _ => name,
+    };
     let keys: Vec<String> = priorities.iter().map(|p| key(*p)).collect();
     Ok(
         json!({"skip": false, "priorities": priorities, "barrierConfigMap": format!("{name}-barrier"), "keys": keys}),
@@ -133,6 +148,14 @@ mod tests {
     fn flag_raised_by_overwritten_value_but_equal_finals_skip() {
         let a = json!({"name": "a", "env": [{"name": PRIORITY_ENV, "value": "5"}, {"name": PRIORITY_ENV, "value": "0"}]});
         assert_eq!(decide(None, &[a, json!({"name": "b"})]).unwrap(), None);
+    }
+
+    #[test]
+    fn generated_name_placeholder() {
+        let pod = json!({"metadata": {"generateName": "web-", "annotations": {PRIORITY_ANNOTATION: "Ordered"}},
+            "spec": {"containers": [{"name": "a"}, {"name": "b"}]}});
+        let out = handle(&json!({"pod": pod})).unwrap();
+        assert_eq!(out["barrierConfigMap"], "web-<generated>-barrier");
     }
 
     #[test]

@@ -25,22 +25,20 @@ pub fn index(object: &Value) -> Result<Vec<String>> {
     let Some(spec) = obj_at(obj, "spec", "object")? else {
         return Ok(vec![CLUSTER_SCOPE.into()]);
     };
-    if !beta {
-        if let Some(ns) = str_at(spec, "namespace", "object.spec")?.filter(|s| !s.is_empty()) {
-            return Ok(vec![ns.to_owned()]);
-        }
+    if !beta && let Some(ns) = str_at(spec, "namespace", "object.spec")?.filter(|s| !s.is_empty()) {
+        return Ok(vec![ns.to_owned()]);
     }
     let path = "object.spec.namespaceSelector";
     let Some(sel) = obj_at(spec, "namespaceSelector", "object.spec")? else {
         return Ok(vec![CLUSTER_SCOPE.into()]);
     };
-    if let Some(labels) = obj_at(sel, "matchLabels", path)? {
-        if let Some(v) = get(labels, NAMESPACE_NAME_LABEL) {
-            let s = v.as_str().ok_or_else(|| {
-                Error::invalid_input(format!("{path}.matchLabels"), "expected string values")
-            })?;
-            return Ok(vec![s.to_owned()]);
-        }
+    if let Some(labels) = obj_at(sel, "matchLabels", path)?
+        && let Some(v) = get(labels, NAMESPACE_NAME_LABEL)
+    {
+        let s = v.as_str().ok_or_else(|| {
+            Error::invalid_input(format!("{path}.matchLabels"), "expected string values")
+        })?;
+        return Ok(vec![s.to_owned()]);
     }
     for (i, e) in list_at(sel, "matchExpressions", path)?.iter().enumerate() {
         let p = format!("{path}.matchExpressions[{i}]");

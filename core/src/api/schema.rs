@@ -76,10 +76,10 @@ pub fn normalize(v: &Value, shape: &Shape, path: &str) -> Result<Option<Value>> 
             let m = v.as_object().ok_or_else(|| wrong(path, "an object", v))?;
             let mut out = Map::new();
             for (name, fshape) in fields.iter() {
-                if let Some(fv) = m.get(*name) {
-                    if let Some(n) = normalize(fv, fshape, &join(path, name))? {
-                        out.insert((*name).to_owned(), n);
-                    }
+                if let Some(fv) = m.get(*name)
+                    && let Some(n) = normalize(fv, fshape, &join(path, name))?
+                {
+                    out.insert((*name).to_owned(), n);
                 }
             }
             Value::Object(out)

@@ -45,12 +45,13 @@ fn expand(list: &[Sidecar<'_>], init: bool) -> Vec<(String, bool)> {
     out
 }
 
-/// Merges sidecars into a pod list: same name replaces in place; otherwise before- or after-group.
+/// Merges sidecars into a pod list: same name replaces in place (the last pod container of that
+/// name, as the reference indexes names in a map); otherwise before- or after-group.
 fn merge(pod: &[&str], sidecars: Vec<(String, bool)>) -> Vec<String> {
     let mut middle: Vec<String> = pod.iter().map(|s| (*s).to_owned()).collect();
     let (mut before, mut after) = (Vec::new(), Vec::new());
     for (name, is_before) in sidecars {
-        if let Some(slot) = middle.iter_mut().find(|n| **n == name) {
+        if let Some(slot) = middle.iter_mut().rev().find(|n| **n == name) {
             *slot = name;
         } else if is_before {
             before.push(name);

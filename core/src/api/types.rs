@@ -54,6 +54,21 @@ pub const OBJECT_META: Shape = Obj(&[
     ),
 ]);
 
+/// `corev1.PodTemplateSpec`: metadata is typed, the pod spec carried verbatim.
+const POD_TEMPLATE: Shape = Obj(&[("metadata", OBJECT_META), ("spec", Any)]);
+
+/// `batchv1.JobTemplateSpec`: metadata is typed, the job spec carried verbatim.
+const JOB_TEMPLATE: Shape = Obj(&[("metadata", OBJECT_META), ("spec", Any)]);
+
+/// `corev1.PersistentVolumeClaim` (a StatefulSet volume claim template).
+const PVC: Shape = Obj(&[
+    ("apiVersion", Str),
+    ("kind", Str),
+    ("metadata", OBJECT_META),
+    ("spec", Any),
+    ("status", Any),
+]);
+
 /// A status condition with `lastTransitionTime` (DaemonSet, StatefulSet).
 const CONDITION: Shape = Obj(&[
     ("type", Str),
@@ -209,7 +224,7 @@ const DS_ROLLING: Shape = Obj(&[
 const DS_UPDATE: Shape = Obj(&[("type", Str), ("rollingUpdate", DS_ROLLING)]);
 const DS_SPEC_ALPHA: Shape = Obj(&[
     ("selector", LABEL_SELECTOR),
-    ("template", Any),
+    ("template", POD_TEMPLATE),
     ("updateStrategy", DS_UPDATE),
     ("minReadySeconds", Int32),
     ("burstReplicas", IntOrStr),
@@ -218,7 +233,7 @@ const DS_SPEC_ALPHA: Shape = Obj(&[
 ]);
 const DS_SPEC_BETA: Shape = Obj(&[
     ("selector", LABEL_SELECTOR),
-    ("template", Any),
+    ("template", POD_TEMPLATE),
     ("updateStrategy", DS_UPDATE),
     ("minReadySeconds", Int32),
     ("burstReplicas", IntOrStr),
@@ -255,7 +270,7 @@ const COMPLETION_POLICY: Shape = Obj(&[
 ]);
 const BJ_SPEC: Shape = Obj(&[
     ("parallelism", IntOrStr),
-    ("template", Any),
+    ("template", POD_TEMPLATE),
     ("completionPolicy", COMPLETION_POLICY),
     ("paused", Bool),
     (
@@ -366,7 +381,10 @@ const ACJ_SPEC_ALPHA: Shape = Obj(&concat8(
     ACJ_SPEC_COMMON,
     (
         "template",
-        Obj(&[("jobTemplate", Any), ("broadcastJobTemplate", BJ_TEMPLATE)]),
+        Obj(&[
+            ("jobTemplate", JOB_TEMPLATE),
+            ("broadcastJobTemplate", BJ_TEMPLATE),
+        ]),
     ),
 ));
 const ACJ_SPEC_BETA: Shape = Obj(&concat8(
@@ -374,7 +392,7 @@ const ACJ_SPEC_BETA: Shape = Obj(&concat8(
     (
         "template",
         Obj(&[
-            ("jobTemplate", Any),
+            ("jobTemplate", JOB_TEMPLATE),
             ("broadcastJobTemplate", BJ_TEMPLATE),
             (
                 "imageListPullJobTemplate",
@@ -463,8 +481,8 @@ const NI_STATUS: Shape = Obj(&[
 const STS_SPEC_COMMON: [Field; 8] = [
     ("replicas", Int32),
     ("selector", LABEL_SELECTOR),
-    ("template", Any),
-    ("volumeClaimTemplates", List(&Any)),
+    ("template", POD_TEMPLATE),
+    ("volumeClaimTemplates", List(&PVC)),
     ("serviceName", Str),
     ("podManagementPolicy", Str),
     (

@@ -4,6 +4,7 @@
 //! right during rolling updates with maxSurge.
 
 use super::json::{as_obj, get, int_at, list_at, obj_at, str_at};
+use super::launch_barrier::go_atoi_ignoring_error;
 use crate::error::{Error, Result};
 use crate::intstr::{Flavour, IntOrPercent, atoi};
 use serde_json::{Map, Value, json};
@@ -91,7 +92,7 @@ fn parse_statuses(list: &[Value], path: &str) -> Result<Vec<SubsetStatus>> {
 }
 
 /// The pod's controller owner reference (first with `controller: true`).
-fn controller<'a>(meta: Option<&'a Map<String, Value>>) -> Result<Option<&'a Map<String, Value>>> {
+fn controller(meta: Option<&Map<String, Value>>) -> Result<Option<&Map<String, Value>>> {
     let Some(meta) = meta else { return Ok(None) };
     for (i, r) in list_at(meta, "ownerReferences", "pod.metadata")?
         .iter()
@@ -153,8 +154,7 @@ fn matched(annotations: Option<&Map<String, Value>>) -> Option<(String, Option<S
     let o = v.as_object()?;
     let field = |want: &str| {
         o.iter()
-            .filter(|(k, _)| k.eq_ignore_ascii_case(want))
-            .last()
+            .rfind(|(k, _)| k.eq_ignore_ascii_case(want))
             .and_then(|(_, v)| v.as_str().map(str::to_owned))
     };
     Some((field("name").unwrap_or_default(), field("subset")))
@@ -230,7 +230,10 @@ pub fn decide(
             }
         }
         Operation::Delete | Operation::Eviction => match matched(annotations) {
-            Some((name, subset)) if name == ws_name => delete_subset = subset,
+            // an absent "subset" key reads as "" (Go zero value) and is looked up as such
+            Some((name, subset)) if name == ws_name => {
+                delete_subset = Some(subset.unwrap_or_default())
+            }
             _ => return Ok(nothing(version)),
         },
     }
@@ -291,13 +294,12 @@ pub fn decide(
             if plain.iter().any(|st| st.name == *sname && st.unschedulable) {
                 continue;
             }
-            threshold += match max {
+            // Go: an int64 sum of Go ints; a string's IntValue() is Atoi's result, errors ignored
+            threshold = threshold.wrapping_add(match max {
                 None => i64::from(i32::MAX),
                 Some(IntOrPercent::Int(n)) => i64::from(*n),
-                Some(IntOrPercent::String(s)) => atoi(s.bytes())
-                    .filter(|v| i32::try_from(*v).is_ok())
-                    .unwrap_or(0),
-            };
+                Some(IntOrPercent::String(s)) => go_atoi_ignoring_error(s.as_bytes()),
+            });
             if ord < threshold {
                 return Ok(Outcome {
                     subset: Some(sname.clone()),
@@ -349,13 +351,13 @@ pub fn decide(
     };
     match op {
         Operation::Create => {
-            if !pod_name.is_empty() {
-                if let Some(i) = recorded(&list) {
-                    return Ok(Outcome {
-                        subset: Some(list[i].name.clone()),
-                        ..nothing(version)
-                    });
-                }
+            if !pod_name.is_empty()
+                && let Some(i) = recorded(&list)
+            {
+                return Ok(Outcome {
+                    subset: Some(list[i].name.clone()),
+                    ..nothing(version)
+                });
             }
             let Some(i) = list.iter().position(|s| {
                 !s.unschedulable && (s.missing_replicas > 0 || s.missing_replicas == -1)
@@ -398,7 +400,9 @@ pub fn decide(
                 });
             }
             list[i].deleting.insert(pod_name.to_owned());
-            list[i].missing_replicas += 1;
+            if list[i].missing_replicas >= 0 {
+                list[i].missing_replicas += 1;
+            }
             Ok(Outcome {
                 subset: Some(want),
                 version,
@@ -477,6 +481,39 @@ mod tests {
         assert_eq!(ordinal("sts4"), -1);
         assert_eq!(ordinal("sts-2147483648"), -1);
         assert_eq!(ordinal("a-b-007"), 7);
+    }
+
+    #[test]
+    fn statefulset_string_limits_use_go_atoi() {
+        let ws = json!({"metadata": {"name": "w"}, "spec": {"targetRef": {"kind": "StatefulSet"},
+            "subsets": [{"name": "a", "maxReplicas": "50%"}, {"name": "b", "maxReplicas": "3000000000"}, {"name": "c"}]}});
+        let ws = ws.as_object().cloned().unwrap_or_default();
+        let pick = |n: &str| {
+            let p = json!({"metadata": {"name": n, "ownerReferences": [{"apiVersion": "apps/v1", "kind": "StatefulSet", "controller": true}]}});
+            let p = p.as_object().cloned().unwrap_or_default();
+            decide(&ws, &p, Operation::Create, 0, &[]).unwrap().subset
+        };
+        // "50%" counts as 0; "3000000000" is a valid 64-bit Go int
+        assert_eq!(pick("s-0").as_deref(), Some("b"));
+        assert_eq!(pick("s-2147483647").as_deref(), Some("b"));
+    }
+
+    #[test]
+    fn delete_below_minus_one_records_without_increment() {
+        let ws = json!({"metadata": {"name": "w"}, "spec": {"targetRef": {"kind": "CloneSet"},
+            "subsets": [{"name": "a", "maxReplicas": 1}, {"name": "b"}]},
+            "status": {"versionedSubsetStatuses": {"versionIgnored": [{"name": "a", "missingReplicas": -3}, {"name": "b", "missingReplicas": -1}]}}});
+        let pod = json!({"metadata": {"name": "p", "ownerReferences": [{"apiVersion": "apps.kruise.io/v1alpha1", "kind": "CloneSet", "controller": true}],
+            "annotations": {MATCHED_ANNOTATION: "{\"name\":\"w\",\"subset\":\"a\"}"}}});
+        let (ws, pod) = (
+            ws.as_object().cloned().unwrap_or_default(),
+            pod.as_object().cloned().unwrap_or_default(),
+        );
+        let o = decide(&ws, &pod, Operation::Delete, 0, &[]).unwrap();
+        assert!(o.status_changed);
+        let list = o.subset_statuses.unwrap_or_default();
+        assert_eq!(list[0].missing_replicas, -3);
+        assert!(list[0].deleting.contains("p"));
     }
 
     #[test]

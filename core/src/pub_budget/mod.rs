@@ -27,7 +27,7 @@ pub use admit::{AdmissionRequest, Decision, DecisionCode, RequestOperation, Stat
 pub use classify::{UpdateClass, classify_update};
 pub use pod_state::PodState;
 pub use protect::{Operation, OperationSet, protected_operations};
-pub use status::{StatusOutcome, compute_status};
+pub use status::{BudgetPod, PodSummary, StatusOutcome, compute_status};
 pub use types::{FeatureGates, Pod, Pub, PubStatus, RecordTime};
 pub use validate::validate;
 

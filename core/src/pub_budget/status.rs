@@ -5,13 +5,41 @@
 //! plus `GetPodsForPub` in `pkg/control/pubcontrol/pub_control.go` (OpenKruise v1.9.0). See
 //! `shared/spec/pub.md` section 6.
 //!
-//! Linear in the number of pods: one pass, two map lookups per active pod only when the record
-//! maps are non-empty, no allocation per pod (kept records are cloned into the new status).
+//! Linear in the number of pods: one pass, one hash lookup per active pod only when live records
+//! exist, no allocation per pod (kept records are cloned into the new status).
 
-use super::types::{ANN_PROTECT_TOTAL_REPLICAS, Pod, Pub, PubStatus, Records};
+use super::types::{ANN_PROTECT_TOTAL_REPLICAS, Pod, Pub, PubStatus, RecordTime, Records};
 use crate::error::{Error, Result};
 use crate::intstr::{Flavour, IntOrPercent};
 use jiff::{SignedDuration, Timestamp};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A record that has not expired.
+#[derive(Clone, Copy)]
+struct Live<'a> {
+    key: &'a String,
+    time: &'a RecordTime,
+    expiry: Timestamp,
+}
+
+/// A small deterministic hasher for pod names (no random seed: the core has no randomness).
+#[derive(Default)]
+struct NameHasher(u64);
+
+impl Hasher for NameHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut w = [0u8; 8];
+            w[..chunk.len()].copy_from_slice(chunk);
+            self.0 =
+                (self.0.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(0x517c_c1b7_2722_0a95);
+        }
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
 
 /// Error kind: maxUnavailable/minAvailable is a string that is not a parsable percentage.
 pub const INVALID_INT_OR_PERCENT: &str = "invalid_int_or_percent";
@@ -31,6 +59,66 @@ pub struct StatusOutcome {
     pub changed: bool,
 }
 
+/// What the status computation reads of a pod: implemented by the full [`Pod`] (predicates
+/// evaluated on every call) and by the compact [`PodSummary`] (predicates evaluated once, when
+/// the pod is seen; what a controller keeping 100,000 pods should feed in).
+pub trait BudgetPod {
+    /// `metadata.name`.
+    fn name(&self) -> &str;
+    /// kube `IsPodActive`.
+    fn is_active(&self) -> bool;
+    /// Ready and state-consistent (section 5.2-5.3; the record maps are checked separately).
+    fn is_available(&self) -> bool;
+}
+
+impl BudgetPod for Pod {
+    fn name(&self) -> &str {
+        &self.metadata.name
+    }
+    fn is_active(&self) -> bool {
+        Pod::is_active(self)
+    }
+    fn is_available(&self) -> bool {
+        self.is_ready() && self.is_consistent()
+    }
+}
+
+/// A pod reduced to what the status computation reads: its name and two predicate results.
+/// Build it once per pod change ([`PodSummary::of`]); recomputing the status from summaries is a
+/// tight loop over contiguous data.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PodSummary {
+    /// `metadata.name`.
+    pub name: String,
+    /// [`Pod::is_active`].
+    pub active: bool,
+    /// [`Pod::is_ready`] and [`Pod::is_consistent`].
+    pub available: bool,
+}
+
+impl PodSummary {
+    /// Evaluates the predicates of `p` once.
+    pub fn of(p: &Pod) -> Self {
+        PodSummary {
+            name: p.metadata.name.clone(),
+            active: p.is_active(),
+            available: p.is_ready() && p.is_consistent(),
+        }
+    }
+}
+
+impl BudgetPod for PodSummary {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn is_active(&self) -> bool {
+        self.active
+    }
+    fn is_available(&self) -> bool {
+        self.available
+    }
+}
+
 /// Computes a PUB's status.
 ///
 /// - `pods`: candidate pods already matched by the PUB (selector match, or ownership by the
@@ -40,14 +128,14 @@ pub struct StatusOutcome {
 /// - `now`: the controller's clock reading.
 ///
 /// Errors: `invalid_int_or_percent` (field `spec.maxUnavailable` / `spec.minAvailable`).
-pub fn compute_status(
+pub fn compute_status<P: BudgetPod>(
     pb: &Pub,
-    pods: &[Pod],
+    pods: &[P],
     workload_replicas: Option<i32>,
     now: Timestamp,
 ) -> Result<StatusOutcome> {
     let total_override = pb.protect_total_replicas();
-    let (pods, expected): (&[Pod], i32) = if pb.spec.target_ref.is_some() {
+    let (pods, expected): (&[P], i32) = if pb.spec.target_ref.is_some() {
         let (pods, n) = match workload_replicas {
             Some(n) if n != 0 => (pods, n),
             _ => (&pods[..0], 0),
@@ -68,7 +156,24 @@ pub fn compute_status(
     let desired = desired_available(pb, expected)?;
 
     let old = &pb.status;
-    let track = !(old.disrupted_pods.is_empty() && old.unavailable_pods.is_empty());
+    // live (not expired) records by pod name; expired ones are dropped whatever the pods
+    let mut live: HashMap<&str, [Option<Live<'_>>; 2], BuildHasherDefault<NameHasher>> =
+        HashMap::default();
+    for (slot, map, timeout) in [
+        (0, &old.disrupted_pods, DISRUPTED_TIMEOUT),
+        (1, &old.unavailable_pods, UNAVAILABLE_TIMEOUT),
+    ] {
+        for (k, t) in map {
+            let expiry = t.at.checked_add(timeout).unwrap_or(Timestamp::MAX);
+            if expiry >= now {
+                live.entry(k.as_str()).or_default()[slot] = Some(Live {
+                    key: k,
+                    time: t,
+                    expiry,
+                });
+            }
+        }
+    }
     let mut disrupted = Records::new();
     let mut unavailable = Records::new();
     let mut recheck: Option<Timestamp> = None;
@@ -77,24 +182,18 @@ pub fn compute_status(
         if !p.is_active() {
             continue;
         }
-        let mut recorded = false;
-        if track {
-            let name = p.metadata.name.as_str();
-            for (from, to, timeout) in [
-                (&old.disrupted_pods, &mut disrupted, DISRUPTED_TIMEOUT),
-                (&old.unavailable_pods, &mut unavailable, UNAVAILABLE_TIMEOUT),
-            ] {
-                if let Some((k, t)) = from.get_key_value(name) {
-                    let expiry = t.at.checked_add(timeout).unwrap_or(Timestamp::MAX);
-                    if expiry >= now {
-                        recorded = true;
-                        recheck = Some(recheck.map_or(expiry, |r| r.min(expiry)));
-                        to.insert(k.clone(), t.clone());
-                    }
+        if !live.is_empty()
+            && let Some(entries) = live.get(p.name())
+        {
+            for (e, to) in entries.iter().zip([&mut disrupted, &mut unavailable]) {
+                if let Some(e) = e {
+                    recheck = Some(recheck.map_or(e.expiry, |r| r.min(e.expiry)));
+                    to.insert(e.key.clone(), e.time.clone());
                 }
             }
+            continue;
         }
-        if !recorded && p.is_ready() && p.is_consistent() {
+        if p.is_available() {
             current = current.wrapping_add(1);
         }
     }

@@ -122,6 +122,8 @@ pub struct Diffs {
 
 /// `calculateDiffsWithExpectation` for resolved `params` over `pods`.
 ///
+/// Sums involving the resolved budgets use Go's wrapping int64 arithmetic (a percentage that
+/// overflows scales to `i64::MIN`, see [`crate::intstr::go_float_to_int`]), so no input panics.
 /// `preparing_update_as_update` selects the scale-path view (a `PreparingUpdate` pod counts as
 /// updated); `rollback_allowed` is `partition_rollback && !revision_consistent`.
 pub fn diffs(
@@ -147,7 +149,7 @@ pub fn diffs(
         let to_delete = c.new.to_delete + c.old.to_delete;
         let (mut scale_surge, mut scale_old_surge) = (0, 0);
         if to_delete > 0 {
-            scale_surge = (total_unavailable + to_delete - max_unavailable).max(0).min(to_delete);
+            scale_surge = (total_unavailable + to_delete).wrapping_sub(max_unavailable).max(0).min(to_delete);
             if scale_surge > c.new.to_delete {
                 scale_old_surge = scale_surge - c.new.to_delete;
             }
@@ -184,7 +186,7 @@ pub fn diffs(
     if up > 0 {
         d.scale_up_num = up;
         d.scale_up_num_old_revision = (exp_old - cur_old).max(0);
-        d.scale_up_limit = up.min((scale_max_unavailable - total_unavailable).max(0));
+        d.scale_up_limit = up.min(scale_max_unavailable.wrapping_sub(total_unavailable).max(0));
     }
     let down = cur_total - c.old.to_delete - c.new.to_delete - exp_total;
     if down > 0 {
@@ -192,12 +194,12 @@ pub fn diffs(
         d.scale_down_num_old_revision = (cur_old - c.old.to_delete - exp_old).max(0);
     }
     if c.new.to_delete > 0 || c.old.to_delete > 0 || d.scale_down_num > 0 {
-        d.delete_ready_limit = (max_unavailable + (len - replicas) - total_unavailable).max(0);
+        d.delete_ready_limit = max_unavailable.wrapping_add(len - replicas).wrapping_sub(total_unavailable).max(0);
     }
 
     d.update_num = if old_diff.abs() <= new_diff.abs() { old_diff } else { -new_diff };
     if d.update_num != 0 {
-        d.update_max_unavailable = max_unavailable + len - replicas;
+        d.update_max_unavailable = max_unavailable.wrapping_add(len - replicas);
     }
     d
 }

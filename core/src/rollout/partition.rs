@@ -99,6 +99,7 @@ pub(crate) fn at_field(e: Error, field: &str) -> Error {
 
 #[derive(Deserialize)]
 #[serde(tag = "kind")]
+#[allow(clippy::enum_variant_names)] // the variants are the JSON `kind` values
 enum Input {
     CloneSet {
         #[serde(default)]

@@ -365,6 +365,7 @@ pub fn statefulset(spec: &StatefulSetSpec) -> Vec<Finding> {
 
 #[derive(Deserialize)]
 #[serde(tag = "kind", content = "spec")]
+#[allow(clippy::enum_variant_names)] // the variants are the JSON `kind` values
 enum Input {
     CloneSet(CloneSetSpec),
     DaemonSet(DaemonSetSpec),

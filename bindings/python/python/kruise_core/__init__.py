@@ -7,6 +7,8 @@ Generic entry points (every fn id of the Rust registry, see ``fn_ids()``):
 - ``matches(fn_id, expected, got)``: the conformance comparison rule of the core.
 
 Typed: ``Expression("max(cpu*50%, 50m)").eval(cpu="200m") == "100m"``;
+``rollout.scale("25%", 10) == 3``, ``rollout.partition(...)``, ``rollout.progress(...)``;
+``allocation.allocate(ud, subsets=..., now=...)`` (UnitedDeployment subset allocation).
 ``Schedule("0 */2 * * *", time_zone="Asia/Shanghai").next(after, 5)`` (AdvancedCronJob fire times).
 
 Every decision error raises ``KruiseError`` (a ``ValueError``) with ``.kind`` (stable snake_case,
@@ -25,14 +27,20 @@ from ._kruise_core import (
     matches,
 )
 
+from . import allocation, api, pub_budget, rollout
+
 __all__ = [
     "HAS_EXPRESSION",
     "Expression",
     "KruiseError",
     "Schedule",
     "__version__",
+    "allocation",
+    "api",
     "call",
     "call_json",
     "fn_ids",
     "matches",
+    "pub_budget",
+    "rollout",
 ]

@@ -12,14 +12,23 @@ from ._kruise_core import (
     matches as matches,
 )
 
+from . import allocation as allocation
+from . import api as api
+from . import rollout as rollout
+from . import pub_budget as pub_budget
+
 __all__ = [
     "HAS_EXPRESSION",
     "Expression",
     "KruiseError",
     "Schedule",
     "__version__",
+    "allocation",
+    "api",
     "call",
     "call_json",
     "fn_ids",
     "matches",
+    "pub_budget",
+    "rollout",
 ]

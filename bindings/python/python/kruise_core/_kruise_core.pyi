@@ -13,6 +13,7 @@ __all__ = [
     "fn_ids",
     "matches",
     "Expression",
+    "scale_int_or_percent",
     "Schedule",
 ]
 
@@ -42,7 +43,7 @@ def matches(fn_id: str, expected: Any, got: Any) -> bool:
 class Expression:
     """A compiled resource expression: ``Expression("max(cpu*50%, 50m)").eval(cpu="200m")``."""
 
-    def __new__(cls, src: str) -> Expression: ...
+    def __new__(cls, src: str, *, strict: bool = False) -> Expression: ...
     @property
     def source(self) -> str:
         """The expression text as given."""
@@ -50,6 +51,8 @@ class Expression:
     def eval(self, **vars: Union[str, int, float]) -> str:
         """Evaluate: ``str`` values are quantities, ``int``/``float`` numbers; raises ``KruiseError``."""
 
+def scale_int_or_percent(value: Union[int, str, None], total: int, round_up: bool, mode: str = "scaled") -> int:
+    """Scale an int-or-percent against ``total`` (modes ``scaled``, ``legacy``, ``kruise``); raises ``KruiseError``."""
 @final
 class Schedule:
     """An AdvancedCronJob schedule (robfig/cron v3.0.1 ``ParseStandard`` after OpenKruise's

@@ -1,0 +1,100 @@
+"""Typed allocation helpers: kruise_core.allocation.allocate / next_replicas / validate."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+import pytest
+
+import kruise_core
+from kruise_core import allocation
+
+SAMPLE_UD: dict[str, Any] = {
+    "apiVersion": "apps.kruise.io/v1alpha1",
+    "kind": "UnitedDeployment",
+    "metadata": {"name": "sample-ud"},
+    "spec": {
+        "replicas": 3,
+        "template": {"cloneSetTemplate": {}},
+        "topology": {
+            "scheduleStrategy": {
+                "type": "Adaptive",
+                "adaptive": {"reserveUnschedulablePods": True, "rescheduleCriticalSeconds": 30},
+            },
+            "subsets": [{"name": "ecs"}, {"name": "vk"}],
+        },
+    },
+    "status": {"subsetStatuses": [{"name": "ecs"}, {"name": "vk"}]},
+}
+
+
+def pod(name: str, created: str, running: bool) -> dict[str, Any]:
+    if running:
+        status = {"phase": "Running", "conditions": [{"type": "Ready", "status": "True", "lastTransitionTime": created}]}
+        spec: dict[str, Any] = {"nodeName": "n1"}
+    else:
+        status = {"phase": "Pending", "conditions": [{"type": "PodScheduled", "status": "False", "reason": "Unschedulable"}]}
+        spec = {}
+    return {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {"name": name, "creationTimestamp": created, "labels": {"apps.kruise.io/controller-revision-hash": "r1"}},
+        "spec": spec,
+        "status": status,
+    }
+
+
+def test_pending_pods_get_stand_ins_in_the_next_subset() -> None:
+    ecs = allocation.Workload(
+        replicas=3,
+        status_replicas=3,
+        ready_replicas=1,
+        pods=[
+            pod("ecs-0", "2026-06-21T09:00:00Z", True),
+            pod("ecs-1", "2026-06-21T09:59:00Z", False),
+            pod("ecs-2", "2026-06-21T09:59:45Z", False),
+        ],
+    )
+    a = allocation.allocate(SAMPLE_UD, subsets={"ecs": ecs}, current_revision="r1", now=datetime(2026, 6, 21, 10, tzinfo=timezone.utc))
+    assert a.allocator == "reservation"
+    assert list(a.replicas.items()) == [("ecs", 3), ("vk", 1)]
+    assert a.temporary_replicas == 1
+    assert a.subsets is not None and a.subsets["ecs"].reserved_pods == 1 and a.subsets["ecs"].unschedulable
+    assert a.pod_reserved_labels == {"ecs-0": False, "ecs-1": True, "ecs-2": False}
+    assert a.requeue_after_seconds == 15
+    assert a.subset_conditions is not None
+    assert a.subset_conditions["ecs"] == allocation.SchedulableCondition("False", "reschedule", "2026-06-21T10:00:00Z")
+    assert a.subset_conditions["vk"] is None
+
+
+def test_next_replicas_and_plain_specs() -> None:
+    spec = {"replicas": 5, "topology": {"subsets": [{"name": "a"}, {"name": "b"}, {"name": "c"}]}}
+    a = allocation.next_replicas(spec)
+    assert (a.allocator, a.replicas, a.temporary_replicas) == ("specific", {"a": 1, "b": 2, "c": 2}, None)
+    assert a.subsets is None
+    assert allocation.validate(spec) == ["template_required"]
+    assert allocation.validate(SAMPLE_UD) == []
+
+
+@pytest.mark.parametrize(
+    ("spec", "kind", "field"),
+    [
+        ({"replicas": 2, "topology": {"subsets": [{"name": "a"}, {"name": "a"}]}}, "duplicate_subset_name", "spec.topology.subsets[1].name"),
+        ({"replicas": 5, "topology": {"subsets": [{"name": "a", "minReplicas": 4, "maxReplicas": 3}]}}, "min_greater_than_max", "spec.topology.subsets[0].minReplicas"),
+        ({"replicas": 2**31, "topology": {"subsets": []}}, "invalid_input", "spec.replicas"),
+        ({"replicas": 3, "topology": {"subsets": [{"replicas": 1}]}}, "invalid_input", "spec.topology.subsets[0]"),
+    ],
+)
+def test_errors_name_the_field(spec: dict[str, Any], kind: str, field: str) -> None:
+    with pytest.raises(kruise_core.KruiseError) as info:
+        allocation.allocate(spec, now="2026-06-21T10:00:00Z")
+    assert info.value.kind == kind
+    assert info.value.field == field
+
+
+def test_percent_out_of_range_through_call() -> None:
+    with pytest.raises(kruise_core.KruiseError) as info:
+        kruise_core.call("allocation.parse_replicas", {"replicas": 10, "value": "101%"})
+    assert (info.value.kind, info.value.field) == ("percent_out_of_range", "value")
+    assert kruise_core.call("allocation.parse_replicas", {"replicas": 5, "value": "50%"}) == 3

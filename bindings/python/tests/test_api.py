@@ -1,0 +1,90 @@
+"""The api/compat wrappers: conversion both ways, the ConversionReview envelope, error kinds
+naming fields, compat decisions."""
+
+from __future__ import annotations
+
+from typing import Any, Dict
+
+import pytest
+
+import kruise_core
+from kruise_core import api
+
+DS: Dict[str, Any] = {
+    "apiVersion": api.V1ALPHA1,
+    "kind": "DaemonSet",
+    "metadata": {"name": "log-agent", "annotations": {"daemonset.kruise.io/progressive-create-pod": "true"}},
+    "spec": {"updateStrategy": {"type": "RollingUpdate", "rollingUpdate": {"rollingUpdateType": "Surging", "partition": "50%"}}},
+    "status": {"daemonSetHash": "h1"},
+}
+
+
+def test_convert_daemonset_up_and_down() -> None:
+    up = api.convert(DS, api.V1BETA1)
+    assert up["apiVersion"] == api.V1BETA1
+    assert up["spec"]["scaleStrategy"] == {"partitionedScaling": True}
+    assert up["spec"]["updateStrategy"]["rollingUpdate"] == {"rollingUpdateType": "Standard", "partition": "50%"}
+    assert up["status"] == {"updateRevision": "h1"}
+    down = api.convert(up, api.V1ALPHA1)
+    assert down["status"] == {"daemonSetHash": "h1"}
+    assert down["metadata"]["annotations"]["daemonset.kruise.io/progressive-create-pod"] == "true"
+
+
+@pytest.mark.parametrize(
+    "obj,to,kind,field",
+    [
+        ({"apiVersion": api.V1ALPHA1, "kind": "CloneSet"}, api.V1BETA1, "unsupported_kind", "object.kind"),
+        ({"apiVersion": api.V1BETA1, "kind": "SidecarSet"}, api.V1BETA1, "same_version", "targetApiVersion"),
+        ({"apiVersion": "apps/v1", "kind": "DaemonSet"}, api.V1BETA1, "unsupported_version", "object.apiVersion"),
+        ({"apiVersion": api.V1ALPHA1, "kind": "StatefulSet", "spec": {"replicas": "3"}}, api.V1BETA1, "invalid_input", "object.spec.replicas"),
+    ],
+)
+def test_convert_errors_name_the_field(obj: Dict[str, Any], to: str, kind: str, field: str) -> None:
+    with pytest.raises(kruise_core.KruiseError) as info:
+        api.convert(obj, to)
+    assert info.value.kind == kind
+    assert info.value.field == field
+
+
+def test_non_object_manifest_is_invalid_input() -> None:
+    with pytest.raises(kruise_core.KruiseError) as info:
+        kruise_core.call("api.convert", {"object": [1, 2], "targetApiVersion": api.V1BETA1})
+    assert info.value.kind == "invalid_input"
+
+
+def test_conversion_review_success_and_failure() -> None:
+    request: Dict[str, Any] = {"uid": "u-1", "desiredAPIVersion": api.V1BETA1, "objects": [DS]}
+    review: Dict[str, Any] = {"apiVersion": "apiextensions.k8s.io/v1", "kind": "ConversionReview", "request": request}
+    out = api.conversion_review(review)
+    assert out["response"]["uid"] == "u-1"
+    assert out["response"]["result"] == {"status": "Success"}
+    assert out["response"]["convertedObjects"][0]["status"] == {"updateRevision": "h1"}
+    request["objects"] = [DS, {"apiVersion": api.V1ALPHA1, "kind": "WorkloadSpread"}]
+    out = api.conversion_review(review)
+    assert out["response"]["result"]["status"] == "Failure"
+    assert out["response"]["result"]["reason"] == "unsupported_kind"
+    assert out["response"]["convertedObjects"] == []
+    with pytest.raises(kruise_core.KruiseError) as info:
+        api.conversion_review({"apiVersion": "apiextensions.k8s.io/v1", "kind": "ConversionReview"})
+    assert info.value.kind == "invalid_input"
+    assert info.value.field == "request"
+
+
+def test_compat_wrappers() -> None:
+    sv = api.server_version({"gitVersion": "v1.32.3-eks-4096722", "major": "1", "minor": "32+"})
+    assert sv["version"]["provider"] == "eks"
+    assert sv["features"]["resizeSubresource"] is True
+    assert api.server_version("weird")["version"]["known"] is False
+    v = api.kruise_upgrade("v1.5.0", "v1.6.0", "v1.17.17", kruise_daemon_disabled=False)
+    assert v["allowed"] is False
+    assert [b["code"] for b in v["blockers"]] == ["kruise_daemon_must_be_disabled"]
+    assert api.kruise_upgrade("v1.5.0", "v1.6.0", "v1.17.17", kruise_daemon_disabled=True)["allowed"] is True
+
+
+def test_priority_out_of_range_names_the_env() -> None:
+    pod = {"metadata": {"name": "p"}, "spec": {"containers": [
+        {"name": "a", "env": [{"name": "KRUISE_CONTAINER_PRIORITY", "value": "99999999999999999999"}]}, {"name": "b"}]}}
+    with pytest.raises(kruise_core.KruiseError) as info:
+        kruise_core.call("api.launch_priority", {"pod": pod})
+    assert info.value.kind == "invalid_priority"
+    assert info.value.field == "pod.spec.containers[0].env[0].value"

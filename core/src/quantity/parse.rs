@@ -1,0 +1,328 @@
+//! `ParseQuantity` (apimachinery `pkg/api/resource/quantity.go`, `suffix.go`): the int64 fast path,
+//! the exact slow path and the retained-text rule.
+
+use super::amount::{Amount, Dec, MAX_DIGITS, digits, pow10};
+use super::{Format, Quantity, QuantityError};
+use num_bigint::BigInt;
+use num_traits::{Signed, Zero};
+use std::borrow::Cow;
+
+/// The pieces `parseQuantityString` splits a quantity into (byte ranges of the input).
+struct Parts<'a> {
+    positive: bool,
+    /// Sign, digits and fraction as written (what the slow path hands to inf.Dec).
+    value: &'a str,
+    /// Integer digits without leading zeros (`"0"` when none remain).
+    num: &'a str,
+    /// Fraction digits.
+    denom: &'a str,
+    suffix: &'a str,
+}
+
+fn split(s: &str) -> Result<Parts<'_>, QuantityError> {
+    let b = s.as_bytes();
+    let end = b.len();
+    let mut pos = 0;
+    let mut positive = true;
+    match b.first() {
+        Some(b'-') => {
+            positive = false;
+            pos += 1;
+        }
+        Some(b'+') => pos += 1,
+        _ => {}
+    }
+    // Leading zeros.
+    while pos < end && b[pos] == b'0' {
+        pos += 1;
+    }
+    if pos >= end {
+        return Ok(Parts {
+            positive,
+            value: "0",
+            num: "0",
+            denom: "",
+            suffix: "",
+        });
+    }
+    let start = pos;
+    while pos < end && b[pos].is_ascii_digit() {
+        pos += 1;
+    }
+    if pos >= end {
+        return Ok(Parts {
+            positive,
+            value: s,
+            num: &s[start..],
+            denom: "",
+            suffix: "",
+        });
+    }
+    let num = if pos == start { "0" } else { &s[start..pos] };
+    let mut denom = "";
+    if b[pos] == b'.' {
+        pos += 1;
+        let ds = pos;
+        while pos < end && b[pos].is_ascii_digit() {
+            pos += 1;
+        }
+        if pos >= end {
+            return Ok(Parts {
+                positive,
+                value: s,
+                num,
+                denom: &s[ds..],
+                suffix: "",
+            });
+        }
+        denom = &s[ds..pos];
+    }
+    let value = &s[..pos];
+    let suffix_start = pos;
+    while pos < end && b"eEinumkKMGTP".contains(&b[pos]) {
+        pos += 1;
+    }
+    if pos >= end {
+        return Ok(Parts {
+            positive,
+            value,
+            num,
+            denom,
+            suffix: &s[suffix_start..],
+        });
+    }
+    if b[pos] == b'-' || b[pos] == b'+' {
+        pos += 1;
+    }
+    while pos < end && b[pos].is_ascii_digit() {
+        pos += 1;
+    }
+    if pos >= end {
+        return Ok(Parts {
+            positive,
+            value,
+            num,
+            denom,
+            suffix: &s[suffix_start..],
+        });
+    }
+    Err(QuantityError::Format)
+}
+
+/// `(base, exponent, format)` of a suffix (apimachinery `suffixer.interpret`).
+fn interpret(suffix: &str) -> Option<(u32, i32, Format)> {
+    let dec = |e| Some((10, e, Format::DecimalSI));
+    let bin = |e| Some((2, e, Format::BinarySI));
+    match suffix {
+        "" => dec(0),
+        "n" => dec(-9),
+        "u" => dec(-6),
+        "m" => dec(-3),
+        "k" => dec(3),
+        "M" => dec(6),
+        "G" => dec(9),
+        "T" => dec(12),
+        "P" => dec(15),
+        "E" => dec(18),
+        "Ki" => bin(10),
+        "Mi" => bin(20),
+        "Gi" => bin(30),
+        "Ti" => bin(40),
+        "Pi" => bin(50),
+        "Ei" => bin(60),
+        _ => {
+            let b = suffix.as_bytes();
+            if b.len() > 1 && (b[0] == b'e' || b[0] == b'E') {
+                // strconv.ParseInt(.., 10, 64) then int32() truncation.
+                let e = go_parse_i64(&suffix[1..])?;
+                Some((10, e as i32, Format::DecimalExponent))
+            } else {
+                None
+            }
+        }
+    }
+}
+
+/// Go `strconv.ParseInt(s, 10, 64)`: optional sign, ASCII digits, no overflow.
+fn go_parse_i64(s: &str) -> Option<i64> {
+    let b = s.as_bytes();
+    let (neg, digits) = match b.first()? {
+        b'-' => (true, &b[1..]),
+        b'+' => (false, &b[1..]),
+        _ => (false, b),
+    };
+    if digits.is_empty() {
+        return None;
+    }
+    let mut v: i128 = 0;
+    for &d in digits {
+        if !d.is_ascii_digit() {
+            return None;
+        }
+        v = v * 10 + (d - b'0') as i128;
+        if v > i64::MAX as i128 + 1 {
+            return None;
+        }
+    }
+    let v = if neg { -v } else { v };
+    i64::try_from(v).ok()
+}
+
+/// Parses `s` exactly as apimachinery `ParseQuantity` does (see [`Quantity::parse`]).
+pub fn parse(s: &str) -> Result<Quantity<'_>, QuantityError> {
+    if s.is_empty() {
+        return Err(QuantityError::Empty);
+    }
+    if s == "0" {
+        return Ok(Quantity {
+            amount: Amount::ZERO,
+            format: Format::DecimalSI,
+            text: Some(Cow::Borrowed(s)),
+        });
+    }
+    let p = split(s)?;
+    let (base, exponent, format) = interpret(p.suffix).ok_or(QuantityError::Suffix)?;
+
+    let mut scale: i32 = 0;
+    let mut mantissa: i64 = 1;
+    let precision: i32 = match format {
+        Format::DecimalSI | Format::DecimalExponent => {
+            scale = exponent;
+            18 - (p.num.len() + p.denom.len()) as i32
+        }
+        _ => {
+            if exponent >= 0 && p.denom.is_empty() {
+                mantissa = 1i64 << exponent;
+                15 - p.num.len() as i32 - (exponent * 3 / 10) - 1
+            } else {
+                -1
+            }
+        }
+    };
+
+    if precision >= 0 {
+        scale = scale.wrapping_sub(p.denom.len() as i32);
+        if scale >= -9 {
+            // num + denom: at most 18 ASCII digits.
+            let mut value: i64 = 0;
+            for d in p.num.bytes().chain(p.denom.bytes()) {
+                value = value * 10 + (d - b'0') as i64;
+            }
+            if let Some(mut result) = value.checked_mul(mantissa) {
+                if !p.positive {
+                    result = -result;
+                }
+                let amount = Amount::Int {
+                    value: result,
+                    scale,
+                };
+                let retained = match format {
+                    Format::BinarySI => exponent % 10 == 0 && value & 0x07 != 0,
+                    _ => {
+                        let first = p.num.as_bytes().first().copied().unwrap_or(b'0');
+                        let mut tail = p.denom.bytes().rev().chain(p.num.bytes().rev()).take(3);
+                        let zeros = tail.by_ref().filter(|&c| c == b'0').count() == 3;
+                        scale % 3 == 0 && !zeros && first != b'0'
+                    }
+                };
+                let text = if retained {
+                    Some(Cow::Borrowed(s))
+                } else {
+                    None
+                };
+                return Ok(Quantity {
+                    amount,
+                    format,
+                    text,
+                });
+            }
+        }
+    }
+
+    // Slow path: exact decimal.
+    let (mut unscaled, mut dscale) = dec_from_str(p.value).ok_or(QuantityError::Numeric)?;
+    if base == 10 {
+        dscale = dscale.wrapping_sub(exponent);
+    } else {
+        unscaled <<= exponent as usize;
+    }
+    let negative = unscaled.is_negative();
+    if negative {
+        unscaled = -unscaled;
+    }
+    if !unscaled.is_zero() {
+        // Round up (away from zero) to nano: scale 9.
+        if dscale > 9 {
+            let diff = (dscale as i64 - 9) as u64;
+            if diff > digits(&unscaled) {
+                unscaled = BigInt::from(1);
+            } else {
+                let d = pow10(diff).map_err(|_| QuantityError::TooLarge)?;
+                let (q, r) = (&unscaled / &d, &unscaled % &d);
+                unscaled = if r.is_zero() { q } else { q + 1 };
+            }
+        } else if dscale < 9 {
+            let diff = (9 - dscale as i64) as u64;
+            if diff + digits(&unscaled) > MAX_DIGITS {
+                return Err(QuantityError::TooLarge);
+            }
+            unscaled *= pow10(diff).map_err(|_| QuantityError::TooLarge)?;
+        }
+        dscale = 9;
+    }
+    let mut format = format;
+    if format == Format::BinarySI {
+        // Cap at 2^63-1 (as a scale-0 decimal), switch values below 1 to DecimalSI.
+        let max = BigInt::from(i64::MAX);
+        if super::amount::cmp_big(&unscaled, -(dscale as i64), &max, 0)
+            == std::cmp::Ordering::Greater
+        {
+            unscaled = max;
+            dscale = 0;
+        }
+        if super::amount::cmp_big(&unscaled, -(dscale as i64), &BigInt::from(1), 0)
+            == std::cmp::Ordering::Less
+        {
+            format = Format::DecimalSI;
+        }
+    }
+    if negative {
+        unscaled = -unscaled;
+    }
+    Ok(Quantity {
+        amount: Amount::Dec(Box::new(Dec {
+            unscaled,
+            scale: dscale,
+        })),
+        format,
+        text: None,
+    })
+}
+
+/// inf.Dec `SetString`: optional leading sign, digits with at most one `.`, at least one digit.
+fn dec_from_str(v: &str) -> Option<(BigInt, i32)> {
+    let b = v.as_bytes();
+    let (neg, rest) = match b.first() {
+        Some(b'-') => (true, &b[1..]),
+        Some(b'+') => (false, &b[1..]),
+        _ => (false, b),
+    };
+    let mut digits_buf = String::with_capacity(rest.len());
+    let mut dp: Option<usize> = None;
+    for &c in rest {
+        match c {
+            b'.' if dp.is_none() => dp = Some(digits_buf.len()),
+            b'0'..=b'9' => digits_buf.push(c as char),
+            _ => return None,
+        }
+    }
+    if digits_buf.is_empty() {
+        return None;
+    }
+    let scale = dp.map(|d| (digits_buf.len() - d) as i32).unwrap_or(0);
+    let mut u: BigInt = digits_buf.parse().ok()?;
+    if neg {
+        u = -u;
+    }
+    Some((u, scale))
+}

@@ -1,0 +1,651 @@
+//! [`Expression`]: compile once, evaluate many times (OpenKruise `pkg/util/calculator`,
+//! `calculator.go` + the semantic actions of `calculator.y`).
+
+use super::compile::{
+    Emit, Lint, Op, Program, QuantityLit, Sink, SyntaxError, compile, drive, var_name,
+};
+use super::number::write_go_g;
+use crate::error::{Error, Result};
+use crate::quantity::{Format, QUANTITY_OUT_OF_RANGE, Quantity, QuantityError, go_f64_to_i64};
+use std::cell::Cell;
+use std::cmp::Ordering;
+use std::fmt;
+
+/// Error kinds of the calculator (spec section 11).
+pub mod kind {
+    /// The parser rejected the text and nothing else was recorded.
+    pub const SYNTAX_ERROR: &str = "syntax_error";
+    /// A QUANTITY literal (or variable value) Kubernetes rejects.
+    pub const INVALID_QUANTITY: &str = "invalid_quantity";
+    /// Identifier not bound.
+    pub const UNDEFINED_VARIABLE: &str = "undefined_variable";
+    /// A call of anything but `max`/`min`.
+    pub const UNKNOWN_FUNCTION: &str = "unknown_function";
+    /// `max`/`min` with one argument.
+    pub const WRONG_ARGUMENT_COUNT: &str = "wrong_argument_count";
+    /// `*` with two quantities.
+    pub const QUANTITY_TIMES_QUANTITY: &str = "quantity_times_quantity";
+    /// `/` with a quantity divisor.
+    pub const DIVISION_BY_QUANTITY: &str = "division_by_quantity";
+    /// `/` by the number 0.
+    pub const DIVISION_BY_ZERO: &str = "division_by_zero";
+    /// The final value is negative.
+    pub const NEGATIVE_RESULT: &str = "negative_result";
+    /// A strict-mode finding (see [`super::Expression::compile_strict`]).
+    pub const SUSPICIOUS_NUMBER: &str = "suspicious_number";
+}
+
+/// A variable's value: quantity text (parsed like Kubernetes does) or a plain float64 number.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Var<'a> {
+    /// Quantity text such as `"200m"` or `"1.5Gi"`; its retained text is kept (borrowed).
+    Quantity(&'a str),
+    /// A plain number (the reference's `Value{IsQuantity: false}`).
+    Number(f64),
+}
+
+/// A calculator value: a float64 number or an exact quantity (possibly borrowing its text from
+/// the expression or a variable).
+#[derive(Debug, Clone)]
+pub enum Value<'a> {
+    /// IEEE-754 double.
+    Number(f64),
+    /// Kubernetes quantity.
+    Quantity(Quantity<'a>),
+}
+
+impl fmt::Display for Value<'_> {
+    /// The printed result (spec section 5): the quantity's string, or Go `%g` for a number.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Number(n) => write_go_g(*n, f),
+            Value::Quantity(q) => fmt::Display::fmt(q, f),
+        }
+    }
+}
+
+impl Value<'_> {
+    /// Detaches the value from the expression and variables.
+    pub fn into_owned(self) -> Value<'static> {
+        match self {
+            Value::Number(n) => Value::Number(n),
+            Value::Quantity(q) => Value::Quantity(q.into_owned()),
+        }
+    }
+}
+
+/// A compiled resource expression. `Clone + Send + Sync`; evaluation takes `&self`.
+///
+/// ```
+/// use kruise_core::resources::{Expression, Var};
+/// let e = Expression::compile("max(cpu*50%, 50m)").unwrap();
+/// assert_eq!(e.eval_to_string(&[("cpu", Var::Quantity("200m"))]).unwrap(), "100m");
+/// assert_eq!(e.eval_to_string(&[("cpu", Var::Quantity("60m"))]).unwrap(), "50m");
+/// assert_eq!(e.eval(&[("cpu", Var::Quantity("1"))]).unwrap().to_string(), "500m");
+/// ```
+#[derive(Debug, Clone)]
+pub struct Expression {
+    src: Box<str>,
+    prog: Program,
+    has_vars: bool,
+}
+
+/// The single "last error wins" slot of the reference calculator (`Calculator.lastError`);
+/// holds only source spans so recording an error does not allocate.
+#[derive(Debug, Clone, Copy)]
+enum Recorded {
+    InvalidQuantity(usize, usize),
+    Undefined(usize, usize),
+    UnknownFunction(usize, usize),
+    ArgCount(usize, usize),
+    QuantityTimesQuantity,
+    DivisionByQuantity,
+    DivisionByZero,
+    OutOfRange,
+}
+
+const INLINE: usize = 8;
+
+/// Value stack: inline for ordinary expressions, spilling to the heap only when deeper than
+/// [`INLINE`].
+struct Stack<'a> {
+    inline: [Option<Value<'a>>; INLINE],
+    len: usize,
+    spill: Vec<Option<Value<'a>>>,
+}
+
+impl<'a> Stack<'a> {
+    fn new() -> Self {
+        Stack {
+            inline: [const { None }; INLINE],
+            len: 0,
+            spill: Vec::new(),
+        }
+    }
+    fn push(&mut self, v: Option<Value<'a>>) {
+        if self.len < INLINE {
+            self.inline[self.len] = v;
+        } else {
+            self.spill.push(v);
+        }
+        self.len += 1;
+    }
+    fn pop(&mut self) -> Option<Value<'a>> {
+        if self.len == 0 {
+            return None;
+        }
+        self.len -= 1;
+        if self.len < INLINE {
+            self.inline[self.len].take()
+        } else {
+            self.spill.pop().flatten()
+        }
+    }
+}
+
+/// `toQuantity` of a number: `NewMilliQuantity(int64(n*1000), DecimalSI)`.
+fn number_to_quantity(n: f64) -> Quantity<'static> {
+    Quantity::from_milli(go_f64_to_i64(n * 1000.0), Format::DecimalSI)
+}
+
+fn to_quantity(v: Value<'_>) -> Quantity<'_> {
+    match v {
+        Value::Quantity(q) => q,
+        Value::Number(n) => number_to_quantity(n),
+    }
+}
+
+impl Expression {
+    /// Compiles `src`.
+    ///
+    /// Errors: only when the outcome is an error whatever the variables are: a syntax error
+    /// whose already-evaluated prefix references no variable (kind `syntax_error`, or the error
+    /// that prefix records, e.g. `invalid_quantity` for `1e3m +`). A syntactically broken
+    /// expression that references variables compiles, and [`Expression::eval`] reports what the
+    /// reference reports (which can depend on the variables: `foo 1` gives
+    /// `undefined_variable` without `foo`, `syntax_error` with it).
+    pub fn compile(src: &str) -> Result<Expression> {
+        let e = Expression::compile_unchecked(src);
+        if e.prog.syntax_error.is_some() && !e.has_vars {
+            e.eval(&[])?;
+        }
+        Ok(e)
+    }
+
+    /// Compiles without the early check of [`Expression::compile`]: never fails.
+    pub fn compile_unchecked(src: &str) -> Expression {
+        let prog = compile(src.as_bytes());
+        let has_vars = prog.ops.iter().any(|op| matches!(op, Op::Var(_)));
+        Expression {
+            src: src.into(),
+            prog,
+            has_vars,
+        }
+    }
+
+    /// Strict compile: like [`Expression::compile`], but also rejects every syntax error
+    /// (kind `syntax_error`, even when the reference would report a variable-dependent error
+    /// instead) and every NUMBER token the reference silently misreads (kind
+    /// `suspicious_number`): unparsable ones read as 0 (`1K`, `2cpu`, `100n`, `1e`, `.`,
+    /// `50%5`) and out-of-range ones (`1e400` reads as +Inf, `1e400%` as 0).
+    pub fn compile_strict(src: &str) -> Result<Expression> {
+        let e = Expression::compile(src)?;
+        if let Some(se) = e.prog.syntax_error {
+            return Err(Error::at(kind::SYNTAX_ERROR, "expr", syntax_message(se)));
+        }
+        if let Some(l) = e.prog.lints.first() {
+            let what = if l.kind == "unparsable_number" {
+                "is not a number; the reference reads it as 0 (a unit typo? valid units: m k M G T P Ki Mi Gi Ti Pi)"
+            } else {
+                "is out of float64 range; the reference reads it as +Inf (or 0 with %)"
+            };
+            return Err(Error::at(
+                kind::SUSPICIOUS_NUMBER,
+                "expr",
+                format_args!("{:?} at byte {} {what}", l.token, l.offset),
+            ));
+        }
+        Ok(e)
+    }
+
+    /// The silent surprises of this expression (NUMBER tokens read as 0 or +Inf), in source
+    /// order; empty for a clean expression.
+    pub fn lint(&self) -> &[Lint] {
+        &self.prog.lints
+    }
+
+    /// The syntax error, if the text is not a sentence of the grammar.
+    pub fn syntax_error(&self) -> Option<SyntaxError> {
+        self.prog.syntax_error
+    }
+
+    /// The source text.
+    pub fn source(&self) -> &str {
+        &self.src
+    }
+
+    /// The postfix program (for inspection and explanations).
+    pub fn ops(&self) -> &[Op] {
+        &self.prog.ops
+    }
+
+    /// Evaluates against `vars` (names matched exactly against the lower-cased identifier; a
+    /// name with upper-case letters can never match, as in the reference).
+    ///
+    /// Returns the final value (quantity or number). Does not allocate for int64-sized
+    /// quantities and expressions up to 8 values deep (the result may borrow text from `self`
+    /// and `vars`).
+    ///
+    /// Errors: `invalid_quantity` for a referenced variable whose quantity text does not parse
+    /// (field `variables.<name>`), then the calculator's kinds: the recorded error (last one wins) or
+    /// `syntax_error`; `negative_result` for a final value below zero.
+    pub fn eval<'a>(&'a self, vars: &[(&str, Var<'a>)]) -> Result<Value<'a>> {
+        let bad = Cell::new(None);
+        let outcome = self.run(|name: &str| lookup_var(vars, name, &bad));
+        check_bad(&bad)?;
+        finish(&self.src, self.prog.syntax_error, outcome)
+    }
+
+    /// Like [`Expression::eval`] with variables already holding values (e.g. an aggregated
+    /// quantity that has no text, or the format-less zero quantity). Does not allocate when the
+    /// values' text is borrowed.
+    pub fn eval_values<'a>(&'a self, vars: &[(&str, Value<'a>)]) -> Result<Value<'a>> {
+        let outcome = self.run(|name: &str| {
+            vars.iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| v.clone())
+        });
+        finish(&self.src, self.prog.syntax_error, outcome)
+    }
+
+    /// Evaluates and prints the result (spec section 5): exactly what `resources.eval` returns.
+    pub fn eval_to_string(&self, vars: &[(&str, Var<'_>)]) -> Result<String> {
+        let v = self.eval(vars)?;
+        Ok(print(&v))
+    }
+
+    /// Parses and evaluates `src` in one pass, without building an [`Expression`]: each
+    /// reduction is evaluated as the parser makes it, exactly as the reference does. Same
+    /// result and errors as `Expression::compile_unchecked(src).eval(vars)`; no heap allocation
+    /// for ordinary expressions (operator and value stacks are inline).
+    pub fn eval_once<'a>(src: &'a str, vars: &[(&str, Var<'a>)]) -> Result<Value<'a>> {
+        let bad = Cell::new(None);
+        let mut sink = DirectSink {
+            src,
+            m: Machine::new(),
+            lookup: |name: &str| lookup_var(vars, name, &bad),
+        };
+        let se = drive(src.as_bytes(), &mut sink);
+        check_bad(&bad)?;
+        finish(src, se, sink.m.result())
+    }
+
+    /// [`Expression::eval_once`] with variables holding values.
+    pub fn eval_once_values<'a>(src: &'a str, vars: &[(&str, Value<'a>)]) -> Result<Value<'a>> {
+        let lookup = |name: &str| {
+            vars.iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| v.clone())
+        };
+        let mut sink = DirectSink {
+            src,
+            m: Machine::new(),
+            lookup,
+        };
+        let se = drive(src.as_bytes(), &mut sink);
+        finish(src, se, sink.m.result())
+    }
+
+    /// [`Expression::eval_once`] and print (what `resources.eval` returns).
+    pub fn eval_once_to_string(src: &str, vars: &[(&str, Var<'_>)]) -> Result<String> {
+        let v = Expression::eval_once(src, vars)?;
+        Ok(print(&v))
+    }
+
+    /// Runs the postfix program: every construct is evaluated, a failing one yields "no value"
+    /// and overwrites the error slot.
+    fn run<'a, F: Fn(&str) -> Option<Value<'a>>>(
+        &'a self,
+        lookup: F,
+    ) -> (Option<Value<'a>>, Option<Recorded>) {
+        let mut m = Machine::new();
+        for op in self.prog.ops.iter() {
+            match *op {
+                Op::Num(n) => m.push(Some(Value::Number(n))),
+                Op::Qty(i) => match self.prog.quantities.get(i as usize) {
+                    Some(QuantityLit {
+                        value: Ok(q),
+                        retained,
+                        span,
+                    }) => {
+                        let text = if *retained {
+                            self.src.get(span.0..span.1)
+                        } else {
+                            None
+                        };
+                        m.push(Some(Value::Quantity(q.reborrow().with_text(text))))
+                    }
+                    Some(QuantityLit { span, .. }) => {
+                        m.fail(Recorded::InvalidQuantity(span.0, span.1))
+                    }
+                    None => m.push(None),
+                },
+                Op::Var(i) => match self.prog.names.get(i as usize) {
+                    Some(n) => match lookup(n.text(&self.src)) {
+                        Some(v) => m.push(Some(v)),
+                        None => m.fail(Recorded::Undefined(n.span.0, n.span.1)),
+                    },
+                    None => m.push(None),
+                },
+                Op::Call { name, argc } => {
+                    let (text, span) = match self.prog.names.get(name as usize) {
+                        Some(n) => (n.text(&self.src), n.span),
+                        None => ("", (0, 0)),
+                    };
+                    m.call(text, span, argc)
+                }
+                op => m.op(op),
+            }
+        }
+        m.result()
+    }
+}
+
+/// Prints a value (spec section 5) into a fresh string.
+fn print(v: &Value<'_>) -> String {
+    use std::fmt::Write;
+    let mut s = String::with_capacity(24);
+    let _ = write!(s, "{v}");
+    s
+}
+
+/// Looks a `Var` up; a quantity text that does not parse is remembered in `bad`.
+fn lookup_var<'a, 'n>(
+    vars: &'n [(&'n str, Var<'a>)],
+    name: &str,
+    bad: &Cell<Option<(&'n str, &'a str)>>,
+) -> Option<Value<'a>> {
+    match vars.iter().find(|(k, _)| *k == name) {
+        Some((_, Var::Number(n))) => Some(Value::Number(*n)),
+        Some((k, Var::Quantity(s))) => match Quantity::parse(s) {
+            Ok(q) => Some(Value::Quantity(q)),
+            Err(_) => {
+                bad.set(Some((k, s)));
+                None
+            }
+        },
+        None => None,
+    }
+}
+
+/// A referenced variable whose text is not a quantity: an input error.
+fn check_bad(bad: &Cell<Option<(&str, &str)>>) -> Result<()> {
+    match bad.get() {
+        Some((name, text)) => {
+            let e = Quantity::parse(text).err().unwrap_or(QuantityError::Format);
+            Err(e.to_error(&format!("variables.{name}"), text))
+        }
+        None => Ok(()),
+    }
+}
+
+/// Turns the value and error slot into the outcome (`calculator.go` `Parse`).
+fn finish<'a>(
+    src: &str,
+    se: Option<SyntaxError>,
+    (value, recorded): (Option<Value<'a>>, Option<Recorded>),
+) -> Result<Value<'a>> {
+    if let Some(se) = se {
+        return Err(match recorded {
+            Some(r) => build_error(src, r),
+            None => Error::new(kind::SYNTAX_ERROR, syntax_message(se)),
+        });
+    }
+    let Some(value) = value else {
+        return Err(match recorded {
+            Some(r) => build_error(src, r),
+            None => Error::new(kind::SYNTAX_ERROR, "no result from parser"),
+        });
+    };
+    let negative = match &value {
+        Value::Quantity(q) => q.signum() < 0,
+        Value::Number(n) => *n < 0.0,
+    };
+    if negative {
+        return Err(Error::new(
+            kind::NEGATIVE_RESULT,
+            format!("calculation result is negative: {value}"),
+        ));
+    }
+    Ok(value)
+}
+
+fn build_error(src: &str, r: Recorded) -> Error {
+    let raw = |a: usize, b: usize| {
+        String::from_utf8_lossy(src.as_bytes().get(a..b).unwrap_or(&[])).into_owned()
+    };
+    match r {
+        Recorded::InvalidQuantity(a, b) => {
+            let text = raw(a, b);
+            let e = Quantity::parse(&text)
+                .err()
+                .unwrap_or(QuantityError::Format);
+            Error::new(
+                e.kind(),
+                format!("{text:?} is not a valid quantity: {}", e.reason()),
+            )
+        }
+        Recorded::Undefined(a, b) => Error::new(
+            kind::UNDEFINED_VARIABLE,
+            format!("undefined variable: {}", var_name(raw(a, b).as_bytes())),
+        ),
+        Recorded::UnknownFunction(a, b) => Error::new(
+            kind::UNKNOWN_FUNCTION,
+            format!("unknown function: {}", raw(a, b)),
+        ),
+        Recorded::ArgCount(a, b) => Error::new(
+            kind::WRONG_ARGUMENT_COUNT,
+            format!(
+                "{} function requires exactly 2 arguments, got 1",
+                raw(a, b).to_ascii_lowercase()
+            ),
+        ),
+        Recorded::QuantityTimesQuantity => Error::new(
+            kind::QUANTITY_TIMES_QUANTITY,
+            "multiplication of two quantities",
+        ),
+        Recorded::DivisionByQuantity => {
+            Error::new(kind::DIVISION_BY_QUANTITY, "division by quantity")
+        }
+        Recorded::DivisionByZero => Error::new(kind::DIVISION_BY_ZERO, "division by zero"),
+        Recorded::OutOfRange => Error::new(QUANTITY_OUT_OF_RANGE, QuantityError::TooLarge.reason()),
+    }
+}
+
+/// The evaluation machine shared by compiled and one-pass evaluation: a value stack of
+/// `Option<Value>` ("no value" = None) and the error slot.
+struct Machine<'a> {
+    st: Stack<'a>,
+    err: Option<Recorded>,
+}
+
+impl<'a> Machine<'a> {
+    fn new() -> Self {
+        Machine {
+            st: Stack::new(),
+            err: None,
+        }
+    }
+
+    fn push(&mut self, v: Option<Value<'a>>) {
+        self.st.push(v);
+    }
+
+    /// A construct failed: no value, and the error overwrites the slot.
+    fn fail(&mut self, r: Recorded) {
+        self.err = Some(r);
+        self.st.push(None);
+    }
+
+    /// `+ - * /` or unary minus.
+    fn op(&mut self, op: Op) {
+        let v = if op == Op::Neg {
+            self.st.pop().map(|v| match v {
+                Value::Number(n) => Value::Number(-n),
+                Value::Quantity(mut q) => {
+                    q.neg();
+                    Value::Quantity(q)
+                }
+            })
+        } else {
+            let r = self.st.pop();
+            let l = self.st.pop();
+            match (l, r) {
+                (Some(l), Some(r)) => binary(op, l, r, &mut self.err),
+                _ => None,
+            }
+        };
+        self.st.push(v);
+    }
+
+    /// `callFunc`: the name is checked first, then the argument count, then missing values.
+    fn call(&mut self, name: &str, span: (usize, usize), argc: u8) {
+        let (a, b) = if argc == 2 {
+            let b = self.st.pop();
+            (self.st.pop(), b)
+        } else {
+            (self.st.pop(), None)
+        };
+        let is_max = name.eq_ignore_ascii_case("max");
+        if !is_max && !name.eq_ignore_ascii_case("min") {
+            return self.fail(Recorded::UnknownFunction(span.0, span.1));
+        }
+        if argc != 2 {
+            return self.fail(Recorded::ArgCount(span.0, span.1));
+        }
+        let v = match (a, b) {
+            (Some(a), Some(b)) => Some(max_min(is_max, a, b)),
+            _ => None,
+        };
+        self.st.push(v);
+    }
+
+    fn result(&mut self) -> (Option<Value<'a>>, Option<Recorded>) {
+        (self.st.pop(), self.err)
+    }
+}
+
+/// Evaluates reductions as the parser makes them (one-pass evaluation).
+struct DirectSink<'a, F> {
+    src: &'a str,
+    m: Machine<'a>,
+    lookup: F,
+}
+
+impl<'a, F: Fn(&str) -> Option<Value<'a>>> Sink for DirectSink<'a, F> {
+    fn emit(&mut self, e: Emit) {
+        let src: &'a str = self.src;
+        match e {
+            Emit::Num(n) => self.m.push(Some(Value::Number(n))),
+            Emit::Qty(a, b) => match src.get(a..b).map(Quantity::parse) {
+                Some(Ok(q)) => self.m.push(Some(Value::Quantity(q))),
+                _ => self.m.fail(Recorded::InvalidQuantity(a, b)),
+            },
+            Emit::Var(a, b) => {
+                let name = var_name(src.as_bytes().get(a..b).unwrap_or(&[]));
+                match (self.lookup)(&name) {
+                    Some(v) => self.m.push(Some(v)),
+                    None => self.m.fail(Recorded::Undefined(a, b)),
+                }
+            }
+            Emit::Op(op) => self.m.op(op),
+            Emit::Call(a, b, argc) => self.m.call(src.get(a..b).unwrap_or(""), (a, b), argc),
+        }
+    }
+}
+
+/// `+ - * /` on two present values (calculator.y `add`, `sub`, `mul`, `div`).
+fn binary<'a>(op: Op, l: Value<'a>, r: Value<'a>, err: &mut Option<Recorded>) -> Option<Value<'a>> {
+    match op {
+        Op::Add | Op::Sub => {
+            if let (Value::Number(a), Value::Number(b)) = (&l, &r) {
+                return Some(Value::Number(if op == Op::Add { a + b } else { a - b }));
+            }
+            let mut lq = to_quantity(l);
+            let mut rq = to_quantity(r);
+            if op == Op::Sub {
+                rq.neg();
+            }
+            match lq.add(&rq) {
+                Ok(()) => Some(Value::Quantity(lq)),
+                Err(_) => {
+                    *err = Some(Recorded::OutOfRange);
+                    None
+                }
+            }
+        }
+        Op::Mul => match (l, r) {
+            (Value::Quantity(_), Value::Quantity(_)) => {
+                *err = Some(Recorded::QuantityTimesQuantity);
+                None
+            }
+            (Value::Quantity(mut q), Value::Number(n))
+            | (Value::Number(n), Value::Quantity(mut q)) => {
+                let m = go_f64_to_i64(q.milli_value() as f64 * n);
+                q.set_milli(m);
+                Some(Value::Quantity(q))
+            }
+            (Value::Number(a), Value::Number(b)) => Some(Value::Number(a * b)),
+        },
+        _ => match (l, r) {
+            (_, Value::Quantity(_)) => {
+                *err = Some(Recorded::DivisionByQuantity);
+                None
+            }
+            (_, Value::Number(n)) if n == 0.0 => {
+                *err = Some(Recorded::DivisionByZero);
+                None
+            }
+            (Value::Quantity(mut q), Value::Number(n)) => {
+                let m = go_f64_to_i64(q.milli_value() as f64 / n);
+                q.set_milli(m);
+                Some(Value::Quantity(q))
+            }
+            (Value::Number(a), Value::Number(b)) => Some(Value::Number(a / b)),
+        },
+    }
+}
+
+/// `maxFunc` / `minFunc`: ties keep the left operand; a number meeting a quantity is converted
+/// (`NewMilliQuantity(int64(n*1000))`) and the converted value is what may be returned.
+fn max_min<'a>(is_max: bool, a: Value<'a>, b: Value<'a>) -> Value<'a> {
+    let keep_left = |o: Ordering| {
+        if is_max {
+            o != Ordering::Less
+        } else {
+            o != Ordering::Greater
+        }
+    };
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => {
+            let left = if is_max { x >= y } else { x <= y };
+            Value::Number(if left { x } else { y })
+        }
+        (a, b) => {
+            let aq = to_quantity(a);
+            let bq = to_quantity(b);
+            if keep_left(aq.cmp_value(&bq)) {
+                Value::Quantity(aq)
+            } else {
+                Value::Quantity(bq)
+            }
+        }
+    }
+}
+
+fn syntax_message(se: SyntaxError) -> String {
+    format!(
+        "parse error: syntax error at line {}, col {}",
+        se.line, se.col
+    )
+}

@@ -1,0 +1,512 @@
+//! SidecarSet `resourcesPolicy` (OpenKruise `apis/apps/v1beta1/sidecarset_types.go`) and its
+//! application at pod creation (`pkg/webhook/pod/mutating/sidecarset_resources.go`:
+//! `applyResourcesPolicy`, `getTargetContainers`, `aggregateResources*`,
+//! `evaluateResourceExpression`).
+
+use super::expression::{Expression, Value};
+use crate::error::{Error, Result};
+use crate::quantity::{Format, Quantity, go_f64_to_i64};
+use serde::{Deserialize, Deserializer, Serialize};
+use std::collections::BTreeMap;
+
+/// Error kind: `targetContainersNameRegex` does not compile as a Go RE2 expression.
+pub const INVALID_REGEX: &str = "invalid_regex";
+/// Error kind: no pod container matched the policy.
+pub const NO_TARGET_CONTAINERS: &str = "no_target_containers";
+
+/// `resourcesPolicy` of a SidecarSet container (JSON names as in the CRD).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResourcesPolicy {
+    /// `sum` or `max` (CRD enum; the webhooks never check it: any other value aggregates nothing).
+    #[serde(default)]
+    pub target_containers_mode: String,
+    /// Go RE2 pattern searched (unanchored) in container names. Absent = `""` here (the API
+    /// server's `.*` default is applied before the webhooks; `""` also matches everything).
+    #[serde(default)]
+    pub target_containers_name_regex: String,
+    /// Expressions for limits and requests.
+    #[serde(default)]
+    pub resources_expr: ResourcesExpr,
+}
+
+/// `resourcesExpr`: each side optional; a present but empty object is allowed.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResourcesExpr {
+    /// Limit expressions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limits: Option<ResourceExprs>,
+    /// Request expressions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requests: Option<ResourceExprs>,
+}
+
+/// `cpu` and `memory` expressions; `""` = do not set.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResourceExprs {
+    /// CPU expression.
+    #[serde(default)]
+    pub cpu: String,
+    /// Memory expression.
+    #[serde(default)]
+    pub memory: String,
+}
+
+/// A resource list reduced to what the policy reads and writes: `cpu` and `memory`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ResourceList {
+    /// `cpu`, if set.
+    pub cpu: Option<Quantity<'static>>,
+    /// `memory`, if set.
+    pub memory: Option<Quantity<'static>>,
+}
+
+impl ResourceList {
+    /// Whether neither resource is set.
+    pub fn is_empty(&self) -> bool {
+        self.cpu.is_none() && self.memory.is_none()
+    }
+
+    /// As a JSON object `{"cpu"?: "..", "memory"?: ".."}` of printed quantities.
+    pub fn to_json(&self) -> serde_json::Value {
+        let mut m = serde_json::Map::new();
+        if let Some(q) = &self.cpu {
+            m.insert("cpu".into(), q.to_string().into());
+        }
+        if let Some(q) = &self.memory {
+            m.insert("memory".into(), q.to_string().into());
+        }
+        serde_json::Value::Object(m)
+    }
+
+    /// Reads `cpu` and `memory` from a Kubernetes resource map (other names are ignored).
+    /// Errors: `invalid_quantity` naming `field.cpu` / `field.memory`.
+    pub fn from_map(map: &BTreeMap<String, QuantityText>, field: &str) -> Result<ResourceList> {
+        let get = |k: &str| -> Result<Option<Quantity<'static>>> {
+            match map.get(k) {
+                None => Ok(None),
+                Some(QuantityText(t)) => Quantity::parse_owned(t)
+                    .map(Some)
+                    .map_err(|e| e.to_error(&format!("{field}.{k}"), t)),
+            }
+        };
+        Ok(ResourceList {
+            cpu: get("cpu")?,
+            memory: get("memory")?,
+        })
+    }
+}
+
+/// Quantity text in JSON: a string, or a bare number (Kubernetes accepts both).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct QuantityText(pub String);
+
+impl<'de> Deserialize<'de> for QuantityText {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        match serde_json::Value::deserialize(d)? {
+            serde_json::Value::String(s) => Ok(QuantityText(s)),
+            serde_json::Value::Number(n) => Ok(QuantityText(n.to_string())),
+            other => Err(serde::de::Error::custom(format!(
+                "expected a quantity string, found {other}"
+            ))),
+        }
+    }
+}
+
+/// `resources` of a container: `limits` and `requests` maps (resource name -> quantity).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResourceRequirements {
+    /// Limits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limits: Option<BTreeMap<String, QuantityText>>,
+    /// Requests.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requests: Option<BTreeMap<String, QuantityText>>,
+}
+
+/// A pod container as the policy sees it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Container {
+    /// Container name.
+    pub name: String,
+    /// `Always` marks a native sidecar among init containers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restart_policy: Option<String>,
+    /// Resources.
+    #[serde(default)]
+    pub resources: ResourceRequirements,
+}
+
+/// The pod's containers (`spec.initContainers`, `spec.containers`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PodContainers {
+    /// Init containers (only those with `restartPolicy: Always` can be targets).
+    #[serde(default)]
+    pub init_containers: Vec<Container>,
+    /// Containers.
+    #[serde(default)]
+    pub containers: Vec<Container>,
+}
+
+/// A target container with its parsed `cpu`/`memory` limits and requests.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Target {
+    /// Name.
+    pub name: String,
+    /// Limits (`None` = no limits map).
+    pub limits: ResourceList,
+    /// Requests.
+    pub requests: ResourceList,
+}
+
+impl Target {
+    /// Parses a container's resources. Errors: `invalid_quantity` naming `field`.
+    pub fn from_container(c: &Container, field: &str) -> Result<Target> {
+        let empty = BTreeMap::new();
+        Ok(Target {
+            name: c.name.clone(),
+            limits: ResourceList::from_map(
+                c.resources.limits.as_ref().unwrap_or(&empty),
+                &format!("{field}.resources.limits"),
+            )?,
+            requests: ResourceList::from_map(
+                c.resources.requests.as_ref().unwrap_or(&empty),
+                &format!("{field}.resources.requests"),
+            )?,
+        })
+    }
+}
+
+/// Compiles a `targetContainersNameRegex` with Go RE2 semantics (rewritten for the `regex` crate
+/// by `goregex::translate`; see `docs/resources.md`). Errors: `invalid_regex`.
+pub fn compile_regex(pattern: &str) -> Result<regex::Regex> {
+    let field = "resourcesPolicy.targetContainersNameRegex";
+    let translated = super::goregex::translate(pattern).map_err(|e| {
+        Error::at(
+            INVALID_REGEX,
+            field,
+            format_args!("invalid regex pattern {pattern:?}: {e}"),
+        )
+    })?;
+    regex::Regex::new(&translated).map_err(|e| {
+        Error::at(
+            INVALID_REGEX,
+            "resourcesPolicy.targetContainersNameRegex",
+            format_args!("invalid regex pattern {pattern:?}: {e}"),
+        )
+    })
+}
+
+/// `getTargetContainers`: native sidecars (init containers with `restartPolicy: Always`) then
+/// containers, skipping every name in `sidecar_names` (all containers and init containers of all
+/// SidecarSets matched for the pod), keeping names the regex finds a match in.
+///
+/// Returns `(index path, container)` pairs, the path being `initContainers[i]`/`containers[i]`.
+/// Errors: `invalid_regex`; an empty result is not an error here (see [`apply`]).
+pub fn select_targets<'p>(
+    pod: &'p PodContainers,
+    pattern: &str,
+    sidecar_names: &[String],
+) -> Result<Vec<(String, &'p Container)>> {
+    let re = compile_regex(pattern)?;
+    let excluded = |n: &str| sidecar_names.iter().any(|s| s == n);
+    let mut out = Vec::new();
+    for (i, c) in pod.init_containers.iter().enumerate() {
+        if excluded(&c.name) || c.restart_policy.as_deref() != Some("Always") {
+            continue;
+        }
+        if re.is_match(&c.name) {
+            out.push((format!("pod.initContainers[{i}]"), c));
+        }
+    }
+    for (i, c) in pod.containers.iter().enumerate() {
+        if !excluded(&c.name) && re.is_match(&c.name) {
+            out.push((format!("pod.containers[{i}]"), c));
+        }
+    }
+    Ok(out)
+}
+
+/// Aggregated limits and requests of the targets; a resource is present iff defined.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Aggregate {
+    /// Aggregated limits.
+    pub limits: ResourceList,
+    /// Aggregated requests.
+    pub requests: ResourceList,
+}
+
+impl Aggregate {
+    /// `{"limits": {...}, "requests": {...}}`.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({"limits": self.limits.to_json(), "requests": self.requests.to_json()})
+    }
+}
+
+fn qerr(e: crate::quantity::QuantityError, what: &str) -> Error {
+    Error::new(e.kind(), format!("{what}: {}", e.reason()))
+}
+
+/// `aggregateResources`: `sum` or `max` over the targets, in order (spec section 8).
+///
+/// - `sum`: totals start at a DecimalSI zero (so they take the format of the first non-zero
+///   value); a limit is defined only if every target has it; a request only if the total is
+///   non-zero.
+/// - `max`: the first strictly largest value, as written (retained text kept); a limit only if
+///   every target has it; a request if any target has it.
+/// - any other mode: nothing.
+///
+/// Errors: `quantity_out_of_range` only for sums of absurd exponents.
+pub fn aggregate(mode: &str, targets: &[Target]) -> Result<Aggregate> {
+    let mut agg = Aggregate::default();
+    match mode {
+        "sum" => {
+            let zero = || Quantity::from_i64(0, Format::DecimalSI);
+            let (mut lc, mut lm, mut rc, mut rm) = (zero(), zero(), zero(), zero());
+            let (mut all_c, mut all_m) = (true, true);
+            for t in targets {
+                let add =
+                    |acc: &mut Quantity<'static>, q: &Option<Quantity<'static>>| -> Result<bool> {
+                        match q {
+                            Some(q) => acc
+                                .add(q)
+                                .map(|_| true)
+                                .map_err(|e| qerr(e, "sum of resources")),
+                            None => Ok(false),
+                        }
+                    };
+                all_c &= add(&mut lc, &t.limits.cpu)?;
+                all_m &= add(&mut lm, &t.limits.memory)?;
+                add(&mut rc, &t.requests.cpu)?;
+                add(&mut rm, &t.requests.memory)?;
+            }
+            agg.limits.cpu = all_c.then_some(lc);
+            agg.limits.memory = all_m.then_some(lm);
+            agg.requests.cpu = (!rc.is_zero()).then_some(rc);
+            agg.requests.memory = (!rm.is_zero()).then_some(rm);
+        }
+        "max" => {
+            let (mut all_c, mut all_m) = (true, true);
+            let keep =
+                |acc: &mut Option<Quantity<'static>>, q: &Option<Quantity<'static>>| -> bool {
+                    match q {
+                        Some(q) => {
+                            if acc
+                                .as_ref()
+                                .is_none_or(|m| q.cmp_value(m) == std::cmp::Ordering::Greater)
+                            {
+                                *acc = Some(q.clone());
+                            }
+                            true
+                        }
+                        None => false,
+                    }
+                };
+            for t in targets {
+                all_c &= keep(&mut agg.limits.cpu, &t.limits.cpu);
+                all_m &= keep(&mut agg.limits.memory, &t.limits.memory);
+                keep(&mut agg.requests.cpu, &t.requests.cpu);
+                keep(&mut agg.requests.memory, &t.requests.memory);
+            }
+            if !all_c {
+                agg.limits.cpu = None;
+            }
+            if !all_m {
+                agg.limits.memory = None;
+            }
+        }
+        _ => {}
+    }
+    Ok(agg)
+}
+
+/// Whether `expr` contains the word `memory` (Go regexp `\bmemory\b`: ASCII word boundaries).
+pub fn names_memory(expr: &str) -> bool {
+    let b = expr.as_bytes();
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let mut from = 0;
+    while let Some(i) = expr.get(from..).and_then(|s| s.find("memory")) {
+        let at = from + i;
+        let end = at + "memory".len();
+        let before = at == 0 || !b.get(at - 1).copied().is_some_and(word);
+        let after = !b.get(end).copied().is_some_and(word);
+        if before && after {
+            return true;
+        }
+        from = at + 1;
+    }
+    false
+}
+
+/// `evaluateResourceExpression` (spec section 7): evaluates one field's expression with the single
+/// variable named by the text (`memory` if the word occurs, else `cpu`) bound to `aggregated`
+/// (absent = the format-less zero quantity). A number result becomes `trunc(n*1000)` millicores
+/// (variable `cpu`) or `trunc(n)` (variable `memory`), DecimalSI.
+///
+/// Returns `None` only for `expr == ""` on a limit; `""` on a request gives `0`.
+/// Errors: the calculator's kinds.
+pub fn evaluate_field(
+    expr: &str,
+    aggregated: Option<&Quantity<'_>>,
+    is_limit: bool,
+) -> Result<Option<Quantity<'static>>> {
+    if expr.is_empty() {
+        return Ok((!is_limit).then(|| Quantity::from_i64(0, Format::DecimalSI)));
+    }
+    let var = if names_memory(expr) { "memory" } else { "cpu" };
+    let value = aggregated.map(Quantity::reborrow).unwrap_or(Quantity::ZERO);
+    let out = Expression::eval_once_values(expr, &[(var, Value::Quantity(value))])?;
+    Ok(Some(match out {
+        Value::Quantity(q) => q.into_owned(),
+        Value::Number(n) if var == "cpu" => {
+            Quantity::from_milli(go_f64_to_i64(n * 1000.0), Format::DecimalSI)
+        }
+        Value::Number(n) => Quantity::from_i64(go_f64_to_i64(n), Format::DecimalSI),
+    }))
+}
+
+/// What [`apply`] computed, with the intermediate steps (for explanations).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Applied {
+    /// Names of the target containers, in order.
+    pub targets: Vec<String>,
+    /// The aggregate.
+    pub aggregate: Aggregate,
+    /// The sidecar's new limits (empty = left unset).
+    pub limits: ResourceList,
+    /// The sidecar's new requests (empty = left unset).
+    pub requests: ResourceList,
+    /// Each evaluated field: (`limits.cpu` etc., expression, variable value or None, result).
+    pub steps: Vec<Step>,
+}
+
+/// One evaluated (or skipped) field.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Step {
+    /// `limits.cpu`, `limits.memory`, `requests.cpu` or `requests.memory`.
+    pub field: &'static str,
+    /// The expression.
+    pub expr: String,
+    /// The variable name used (`cpu` or `memory`).
+    pub variable: &'static str,
+    /// The aggregate bound to the variable (`None` = absent).
+    pub input: Option<Quantity<'static>>,
+    /// The result; `None` = skipped (limit without aggregate).
+    pub result: Option<Quantity<'static>>,
+}
+
+impl Applied {
+    /// `{"limits": {...}, "requests": {...}}` (an empty object = that map left unset).
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({"limits": self.limits.to_json(), "requests": self.requests.to_json()})
+    }
+}
+
+/// `applyResourcesPolicy` (spec sections 8-9) for one sidecar container.
+///
+/// `sidecar_names` lists every container and init-container name of every SidecarSet matched for
+/// the pod. Limits are evaluated only when the aggregate limit is defined (otherwise the
+/// expression is not even parsed); requests always, with an absent aggregate as zero.
+///
+/// Errors: `invalid_quantity` (pod resources), `invalid_regex`, `no_target_containers`, then the
+/// first calculator error in the order limits.cpu, limits.memory, requests.cpu, requests.memory.
+pub fn apply(
+    policy: &ResourcesPolicy,
+    pod: &PodContainers,
+    sidecar_names: &[String],
+) -> Result<Applied> {
+    let selected = select_targets(pod, &policy.target_containers_name_regex, sidecar_names)?;
+    if selected.is_empty() {
+        return Err(Error::new(
+            NO_TARGET_CONTAINERS,
+            format!(
+                "no containers match the regex pattern {:?}",
+                policy.target_containers_name_regex
+            ),
+        ));
+    }
+    let targets = selected
+        .iter()
+        .map(|(path, c)| Target::from_container(c, path))
+        .collect::<Result<Vec<_>>>()?;
+    let aggregate = aggregate(&policy.target_containers_mode, &targets)?;
+    let mut out = Applied {
+        targets: targets.iter().map(|t| t.name.clone()).collect(),
+        aggregate: aggregate.clone(),
+        limits: ResourceList::default(),
+        requests: ResourceList::default(),
+        steps: Vec::new(),
+    };
+    let field_err = |field: &str, e: Error| Error {
+        kind: e.kind,
+        message: format!("resourcesExpr.{field}: {}", e.message).into(),
+        field: Some(format!("resourcesExpr.{field}")),
+    };
+    if let Some(l) = &policy.resources_expr.limits {
+        for (field, expr, agg, slot) in [
+            (
+                "limits.cpu",
+                &l.cpu,
+                &aggregate.limits.cpu,
+                &mut out.limits.cpu,
+            ),
+            (
+                "limits.memory",
+                &l.memory,
+                &aggregate.limits.memory,
+                &mut out.limits.memory,
+            ),
+        ] {
+            if expr.is_empty() {
+                continue;
+            }
+            let variable = if names_memory(expr) { "memory" } else { "cpu" };
+            let result = match agg {
+                Some(a) => evaluate_field(expr, Some(a), true).map_err(|e| field_err(field, e))?,
+                None => None,
+            };
+            *slot = result.clone();
+            out.steps.push(Step {
+                field,
+                expr: expr.clone(),
+                variable,
+                input: agg.clone(),
+                result,
+            });
+        }
+    }
+    if let Some(r) = &policy.resources_expr.requests {
+        for (field, expr, agg, slot) in [
+            (
+                "requests.cpu",
+                &r.cpu,
+                &aggregate.requests.cpu,
+                &mut out.requests.cpu,
+            ),
+            (
+                "requests.memory",
+                &r.memory,
+                &aggregate.requests.memory,
+                &mut out.requests.memory,
+            ),
+        ] {
+            if expr.is_empty() {
+                continue;
+            }
+            let variable = if names_memory(expr) { "memory" } else { "cpu" };
+            let result =
+                evaluate_field(expr, agg.as_ref(), false).map_err(|e| field_err(field, e))?;
+            *slot = result.clone();
+            out.steps.push(Step {
+                field,
+                expr: expr.clone(),
+                variable,
+                input: agg.clone(),
+                result,
+            });
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,123 @@
+//! Unit tests of the expression engine (values checked against OpenKruise v1.9.0's calculator).
+
+use super::*;
+
+fn ev(expr: &str, vars: &[(&str, Var<'_>)]) -> std::result::Result<String, &'static str> {
+    Expression::compile_unchecked(expr)
+        .eval_to_string(vars)
+        .map_err(|e| e.kind)
+}
+
+#[test]
+fn error_slot_last_wins_and_prefix_counts() {
+    assert_eq!(ev("1/0 +", &[]), Err("division_by_zero"));
+    assert_eq!(ev("foo 1", &[]), Err("undefined_variable"));
+    assert_eq!(
+        ev("foo 1", &[("foo", Var::Number(1.0))]),
+        Err("syntax_error")
+    );
+    assert_eq!(ev("max(1/0)", &[]), Err("wrong_argument_count"));
+    assert_eq!(ev("foo(1/0)", &[]), Err("unknown_function"));
+    assert_eq!(ev("40m*2m + 1/0", &[]), Err("division_by_zero"));
+    assert_eq!(ev("1/0 + foo", &[]), Err("undefined_variable"));
+}
+
+#[test]
+fn deep_nesting_has_no_stack_overflow() {
+    let deep = format!("{}1{}", "(".repeat(10_000), ")".repeat(10_000));
+    assert_eq!(ev(&deep, &[]), Ok("1".into()));
+    let unbalanced = "(".repeat(10_000);
+    assert_eq!(ev(&unbalanced, &[]), Err("syntax_error"));
+    let right = format!("{}1{}", "1+(".repeat(5_000), ")".repeat(5_000));
+    assert_eq!(ev(&right, &[]), Ok("5001".into()));
+}
+
+#[test]
+fn compile_rejects_only_variable_independent_errors() {
+    assert_eq!(Expression::compile("2 +").unwrap_err().kind, "syntax_error");
+    assert_eq!(
+        Expression::compile("1e3m +").unwrap_err().kind,
+        "invalid_quantity"
+    );
+    assert!(Expression::compile("foo 1").is_ok());
+    assert!(Expression::compile("1/0").is_ok());
+}
+
+#[test]
+fn strict_mode_reports_silent_zero_numbers() {
+    assert_eq!(ev("1K + 1", &[]), Ok("1".into()));
+    assert_eq!(
+        Expression::compile_strict("1K + 1").unwrap_err().kind,
+        "suspicious_number"
+    );
+    assert_eq!(
+        Expression::compile_strict("2cpu").unwrap_err().kind,
+        "suspicious_number"
+    );
+    assert_eq!(
+        Expression::compile_strict("foo 1").unwrap_err().kind,
+        "syntax_error"
+    );
+    let e = Expression::compile_unchecked("1e400 + 1K");
+    let kinds: Vec<_> = e.lint().iter().map(|l| l.kind).collect();
+    assert_eq!(kinds, ["number_overflow", "unparsable_number"]);
+    assert!(
+        Expression::compile_strict("max(cpu*50%, 50m)")
+            .unwrap()
+            .lint()
+            .is_empty()
+    );
+}
+
+#[test]
+fn number_quantity_mixing() {
+    assert_eq!(ev("1Gi * 33%", &[]), Ok("354334801920m".into()));
+    assert_eq!(ev("max(1.005, 1m)", &[]), Ok("1004m".into()));
+    assert_eq!(ev("max(1.005, 1m) + 0m", &[]), Ok("1004m".into()));
+    assert_eq!(
+        ev("cpu", &[("cpu", Var::Quantity("1.500m"))]),
+        Ok("1.500m".into())
+    );
+    assert_eq!(
+        ev("max(cpu, 1m)", &[("cpu", Var::Quantity("0100m"))]),
+        Ok("0100m".into())
+    );
+    assert_eq!(ev("500u * 1", &[]), Ok("0".into())); // 500u is a NUMBER token read as 0
+    assert_eq!(
+        ev("cpu * 1", &[("cpu", Var::Quantity("500u"))]),
+        Ok("1m".into())
+    );
+    assert_eq!(ev("10P * 1", &[]), Ok("0".into()));
+}
+
+#[test]
+fn eval_values_keeps_format_less_zero() {
+    let e = Expression::compile("memory*1e400/-2").unwrap();
+    let v = e
+        .eval_values(&[("memory", Value::Quantity(crate::quantity::Quantity::ZERO))])
+        .unwrap();
+    assert_eq!(v.to_string(), "4611686018427387904e-3");
+}
+
+#[test]
+fn invalid_variable_text_is_an_input_error() {
+    let e = Expression::compile("cpu * 2").unwrap();
+    let err = e.eval(&[("cpu", Var::Quantity("1e3m"))]).unwrap_err();
+    assert_eq!(
+        (err.kind, err.field.as_deref()),
+        ("invalid_quantity", Some("variables.cpu"))
+    );
+    // Unreferenced variables are not looked at by the typed API (the JSON handler checks all).
+    assert_eq!(
+        e.eval_to_string(&[("cpu", Var::Quantity("1")), ("x", Var::Quantity("bad"))])
+            .unwrap(),
+        "2"
+    );
+    let json = serde_json::json!({"expr": "cpu", "variables": {"cpu": "1", "x": "bad"}});
+    assert_eq!(
+        crate::registry::call("resources.eval", &json)
+            .unwrap_err()
+            .kind,
+        "invalid_quantity"
+    );
+}
