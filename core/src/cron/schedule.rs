@@ -257,11 +257,18 @@ impl Cursor<'_, '_> {
         value: fn(&Fields) -> u32,
     ) -> bool {
         let cur = value(&self.f);
-        // distance to the next allowed value or to the wrap (value 0 again)
-        let mut k = 1u32;
-        while cur + k < modulus && mask >> (cur + k) & 1 == 0 {
-            k += 1;
-        }
+        // distance to the next allowed value above `cur`, or to the wrap (value 0 again)
+        let above = if cur + 1 >= 64 { 0 } else { mask >> (cur + 1) };
+        let within = if modulus > cur + 1 {
+            above & ((1u64 << (modulus - cur - 1)) - 1)
+        } else {
+            0
+        };
+        let k = if within != 0 {
+            within.trailing_zeros() + 1
+        } else {
+            modulus - cur
+        };
         let jump = i64::from(k) * unit;
         let target = self.t + jump;
         if k > 1 && target < self.cache.stable_until() {
