@@ -200,6 +200,11 @@ impl<'a> OffsetCache<'a> {
         if self.utc { i64::MAX } else { self.hi }
     }
 
+    /// Start of the cached interval (valid right after `offset(t)`).
+    pub(crate) fn stable_from(&self) -> i64 {
+        if self.utc { i64::MIN } else { self.lo }
+    }
+
     /// Wall-clock fields of Unix second `t`.
     pub(crate) fn fields(&mut self, t: i64) -> Fields {
         let off = self.offset(t);
