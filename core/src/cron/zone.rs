@@ -19,6 +19,9 @@ pub const UNKNOWN_LOCATION: &str = "unknown_location";
 pub struct Zone {
     tz: TimeZone,
     utc: bool,
+    /// For zones whose offset never changes again (no daylight-saving rule): since when, and the
+    /// offset. Lets lookups after that instant skip jiff, like Go's per-Location zone cache.
+    tail: Option<(i64, i32)>,
 }
 
 impl PartialEq for Zone {
@@ -33,6 +36,7 @@ impl Zone {
         Zone {
             tz: TimeZone::UTC,
             utc: true,
+            tail: None,
         }
     }
 
@@ -72,7 +76,23 @@ impl Zone {
     }
 
     fn from_tz(tz: TimeZone) -> Zone {
-        Zone { tz, utc: false }
+        // The last change jiff knows of before year 9999: a zone with a daylight-saving rule has
+        // one in 9999 itself; a zone that settled on one offset has its last one long before.
+        let last = Timestamp::from_second(TS_MAX - 1)
+            .ok()
+            .map(|end| tz.preceding(end).next());
+        let tail = match last {
+            Some(Some(tr)) if tr.timestamp().as_second() < TAIL_BEFORE => {
+                Some((tr.timestamp().as_second(), tr.offset().seconds()))
+            }
+            Some(None) => Some((i64::MIN, tz.to_offset(Timestamp::UNIX_EPOCH).seconds())),
+            _ => None,
+        };
+        Zone {
+            tz,
+            utc: false,
+            tail,
+        }
     }
 
     /// The zone's name: `"UTC"` or the IANA name as loaded.
@@ -124,6 +144,9 @@ impl Location {
     }
 }
 
+/// A zone whose last known offset change is before 2200-01-01 keeps that offset forever.
+const TAIL_BEFORE: i64 = 7_258_118_400;
+
 /// Smallest and largest Unix second jiff can represent; lookups outside are clamped.
 const TS_MIN: i64 = -377_705_116_800;
 const TS_MAX: i64 = 253_402_207_200;
@@ -144,12 +167,16 @@ pub(crate) struct OffsetCache<'a> {
 impl<'a> OffsetCache<'a> {
     /// A fresh cache over `zone`.
     pub(crate) fn new(zone: &'a Zone) -> Self {
+        let (lo, hi, off) = match zone.tail {
+            Some((from, off)) => (from, TS_MAX, off),
+            None => (1, 0, 0),
+        };
         OffsetCache {
             tz: &zone.tz,
             utc: zone.utc,
-            lo: 1,
-            hi: 0,
-            off: 0,
+            lo,
+            hi,
+            off,
         }
     }
 
