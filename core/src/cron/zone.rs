@@ -380,6 +380,18 @@ mod tests {
     }
 
     #[test]
+    fn constant_tail_only_after_the_last_change() {
+        let sh = Zone::load("Asia/Shanghai").unwrap();
+        // China observed daylight saving time 1986-1991: July 1988 was +09:00.
+        assert_eq!(sh.offset_at(parse_rfc3339("1988-07-01T00:00:00Z").unwrap().0), 9 * 3600);
+        assert_eq!(sh.offset_at(parse_rfc3339("2026-07-01T00:00:00Z").unwrap().0), 8 * 3600);
+        assert_eq!(sh.offset_at(parse_rfc3339("2300-01-01T00:00:00Z").unwrap().0), 8 * 3600);
+        let ny = Zone::load("America/New_York").unwrap();
+        assert_eq!(ny.offset_at(parse_rfc3339("2300-07-01T00:00:00Z").unwrap().0), -4 * 3600);
+        assert_eq!(ny.offset_at(parse_rfc3339("2300-01-01T00:00:00Z").unwrap().0), -5 * 3600);
+    }
+
+    #[test]
     fn rfc3339_like_go() {
         assert_eq!(
             parse_rfc3339("2026-06-21T10:00:00Z"),
