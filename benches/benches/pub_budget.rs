@@ -2,6 +2,8 @@
 //! and 100,000 pods (should grow linearly), and one admission decision against a status holding
 //! 2,000 records (1,000 disrupted + 1,000 unavailable). Results: `docs/performance.md` (`## pub`).
 
+#![allow(missing_docs)] // criterion_group! generates an undocumented `pub fn benches`
+
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use kruise_core::pub_budget::{
     AdmissionRequest, FeatureGates, Pod, PodSummary, Pub, RecordTime, RequestOperation, admit,
@@ -17,7 +19,7 @@ const NOW: &str = "2026-06-21T10:00:00Z";
 fn pod(i: usize) -> Pod {
     let mut ann = serde_json::Map::new();
     ann.insert("kruise.io/related-pub".into(), json!("web-server-pub"));
-    if i % 50 == 0 {
+    if i.is_multiple_of(50) {
         ann.insert(
             "apps.kruise.io/inplace-update-state".into(),
             json!(r#"{"revision":"r2","lastContainerStatuses":{"nginx":{"imageID":"nginx@sha256:53f029ad8b1058e966d6714a30d2582943c6e936f4b3c3b344a302c4567f471d"}}}"#),
@@ -25,7 +27,7 @@ fn pod(i: usize) -> Pod {
     }
     let mut meta = json!({"name": format!("web-server-{i}"), "namespace": "default",
         "labels": {"app": "web-server", "pod-template-hash": "5d9f7c"}, "annotations": ann});
-    if i % 25 == 0 {
+    if i.is_multiple_of(25) {
         meta["deletionTimestamp"] = json!("2026-06-21T09:59:59Z");
     }
     serde_json::from_value(json!({

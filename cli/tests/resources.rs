@@ -3,8 +3,14 @@
 use std::process::Command;
 
 fn run(args: &[&str]) -> (bool, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_kruise-core")).args(args).output().expect("binary runs");
-    (out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned())
+    let out = Command::new(env!("CARGO_BIN_EXE_kruise-core"))
+        .args(args)
+        .output()
+        .expect("binary runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
 }
 
 #[test]
@@ -26,5 +32,8 @@ fn explain_sidecarset_with_user_files() {
     let pod = format!("{dir}/examples/resources/pod.yaml");
     let (ok, text) = run(&["explain", "sidecarset", &set, "--pods", &pod]);
     assert!(ok);
-    assert!(text.contains("requests.cpu     max(cpu*50%, 50m)        with cpu = 1500m    -> 750m"), "{text}");
+    assert!(
+        text.contains("requests.cpu     max(cpu*50%, 50m)        with cpu = 1500m    -> 750m"),
+        "{text}"
+    );
 }

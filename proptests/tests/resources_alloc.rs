@@ -51,6 +51,7 @@ fn compiled_eval_does_not_allocate() {
         checksum,
         1000 * (750 + 300 + 150 + 750 + 588_041_420_800 + 5)
     );
+    one_pass_eval_does_not_allocate();
 }
 
 /// Called from [`compiled_eval_does_not_allocate`]: the allocation counter is global, so the

@@ -230,16 +230,16 @@ impl Pod {
                 .map(|c| (c.image.as_str(), !c.image.contains(':')))
         };
         for cs in &self.status.container_statuses {
-            if let Some(old) = last.remove(&cs.name) {
-                if old.image_id == cs.image_id {
-                    let same = match spec_image(&cs.name) {
-                        Some((img, true)) => cs.image.strip_suffix(":latest") == Some(img),
-                        Some((img, false)) => img == cs.image,
-                        None => cs.image.is_empty(),
-                    };
-                    if !same {
-                        return false;
-                    }
+            if let Some(old) = last.remove(&cs.name)
+                && old.image_id == cs.image_id
+            {
+                let same = match spec_image(&cs.name) {
+                    Some((img, true)) => cs.image.strip_suffix(":latest") == Some(img),
+                    Some((img, false)) => img == cs.image,
+                    None => cs.image.is_empty(),
+                };
+                if !same {
+                    return false;
                 }
             }
         }

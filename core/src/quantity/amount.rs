@@ -65,8 +65,6 @@ pub fn digits(x: &BigInt) -> u64 {
     }
 }
 
-/// Number of decimal digits of `|v|`.
-
 /// Go's `big.Int.Int64()`: low 64 bits of `|x|`, negated when `x < 0`.
 pub fn go_big_int64(x: &BigInt) -> i64 {
     let low = x.magnitude().iter_u64_digits().next().unwrap_or(0) as i64;
@@ -77,17 +75,44 @@ pub fn go_big_int64(x: &BigInt) -> i64 {
     }
 }
 
-/// apimachinery `positiveScaleInt64`: `base * 10^scale`, `None` on int64 overflow. A scale
+/// apimachinery `positiveScaleInt64`: `base * 10^scale` and whether it fit in int64. Like Go, an
+/// overflow returns the **wrapped** product for the scales 1, 2, 3, 6 and 9 (computed in one
+/// multiplication) and 0 for the others (computed digit by digit); `i64::MIN` gives 0; a scale
 /// `<= 0` returns `base` unchanged (Go's loop does not run).
-pub fn positive_scale(base: i64, scale: i32) -> Option<i64> {
-    if scale <= 0 || base == 0 {
-        return Some(base);
+pub fn positive_scale(base: i64, scale: i32) -> (i64, bool) {
+    let one_step = |b: i64| -> (i64, bool) {
+        if base == 0 || base == 1 {
+            return (base.wrapping_mul(b), true);
+        }
+        if base == i64::MIN {
+            return (0, false);
+        }
+        match base.checked_mul(b) {
+            Some(c) => (c, true),
+            None => (base.wrapping_mul(b), false),
+        }
+    };
+    match scale {
+        s if s <= 0 => (base, true),
+        1 => one_step(10),
+        2 => one_step(100),
+        3 => one_step(1000),
+        6 => one_step(1_000_000),
+        9 => one_step(1_000_000_000),
+        _ => {
+            if base == 0 {
+                return (0, true);
+            }
+            let mut v = base;
+            for _ in 0..scale {
+                match v.checked_mul(10) {
+                    Some(c) if v != i64::MIN => v = c,
+                    _ => return (0, false),
+                }
+            }
+            (v, true)
+        }
     }
-    let mut v = base;
-    for _ in 0..scale {
-        v = v.checked_mul(10)?;
-    }
-    Some(v)
 }
 
 /// apimachinery `negativeScaleInt64`: `base / 10^scale`, rounded away from zero when inexact;
@@ -198,7 +223,7 @@ impl Amount {
                 None => false,
             }
         } else if a.1 > b.1 {
-            let Some(c) = positive_scale(a.0, a.1.wrapping_sub(b.1)) else {
+            let (c, true) = positive_scale(a.0, a.1.wrapping_sub(b.1)) else {
                 return false;
             };
             let Some(c) = c.checked_add(b.0) else {
@@ -207,7 +232,7 @@ impl Amount {
             *a = (c, b.1);
             true
         } else {
-            let Some(c) = positive_scale(b.0, b.1.wrapping_sub(a.1)) else {
+            let (c, true) = positive_scale(b.0, b.1.wrapping_sub(a.1)) else {
                 return false;
             };
             let Some(c) = a.0.checked_add(c) else {
@@ -252,7 +277,7 @@ impl Amount {
                 if *scale < -3 {
                     negative_scale(*value, (-3i32).wrapping_sub(*scale)).0
                 } else {
-                    positive_scale(*value, scale.wrapping_sub(-3)).unwrap_or(0)
+                    positive_scale(*value, scale.wrapping_sub(-3)).0
                 }
             }
             Amount::Dec(d) => dec_scaled_value(&d.unscaled, d.scale, 3),

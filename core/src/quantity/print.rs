@@ -148,12 +148,7 @@ fn canonical_base10(a: &Amount) -> (Number, i32) {
 /// `AsCanonicalBase1024Bytes` of an integral amount: mantissa and power of 1024.
 fn canonical_base1024(a: &Amount) -> (Number, i32) {
     if let Amount::Int { value, scale } = a {
-        let v = if *scale <= 0 {
-            Some(*value)
-        } else {
-            positive_scale(*value, *scale)
-        };
-        if let Some(v) = v {
+        if let (v, true) = positive_scale(*value, *scale) {
             let (amount, exponent) = remove_i64_factors(v, 1024);
             return (Number::Small(amount), exponent);
         }

@@ -121,3 +121,21 @@ fn invalid_variable_text_is_an_input_error() {
         "invalid_quantity"
     );
 }
+
+#[test]
+fn milli_overflow_wraps_like_apimachinery() {
+    // Values from running OpenKruise v1.9.0's calculator with apimachinery v0.32.10.
+    let with = |v: &'static str| ev("cpu * 1", &[("cpu", Var::Quantity(v))]);
+    assert_eq!(with("9007199254740993M"), Ok("4611686019427387392m".into())); // scale gap 9: wrapped
+    assert_eq!(with("10P"), Ok("0".into())); // scale gap 18: 0
+    assert_eq!(with("100Pi"), Ok("1909526242005090304m".into())); // big decimal: low 64 bits
+    assert_eq!(with("92233720368547758G"), Ok("0".into()));
+    assert_eq!(with("1e17"), Ok("0".into()));
+    assert_eq!(with("9223372036854775807k"), Err("negative_result")); // wraps to -1k
+    assert_eq!(with("12345678901234567"), Err("negative_result"));
+    assert_eq!(ev("25040 * 100Pi", &[]), Err("negative_result"));
+    assert_eq!(
+        ev("9007199254740993M * 1", &[]),
+        Ok("4611686019427387392m".into())
+    );
+}
