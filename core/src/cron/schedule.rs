@@ -200,6 +200,39 @@ impl Cursor<'_, '_> {
         self.f.second = (sod % 60) as u32;
     }
 
+    /// The month loop's step (Go `AddDate(0, 1, 0)`), several months at once when that cannot
+    /// differ: the day of month is at most 28 (no overflow into the next month) and the zone offset
+    /// is constant over the whole span, so each single step keeps the wall time and day. Stops at
+    /// the next allowed month or at January (where robfig restarts its walk).
+    fn next_month(&mut self, s: &SpecFields) {
+        let f = self.f;
+        if f.day <= 28 {
+            let mut k = 1u32;
+            let mut m = f.month % 12 + 1;
+            while m != 1 && s.months >> m & 1 == 0 {
+                k += 1;
+                m = m % 12 + 1;
+            }
+            if k > 1 && self.t.saturating_sub(civil::DAY) >= self.cache.stable_from() {
+                let target = self.cache.date(
+                    f.year,
+                    i64::from(f.month) + i64::from(k),
+                    i64::from(f.day),
+                    i64::from(f.hour),
+                    i64::from(f.minute),
+                    i64::from(f.second),
+                );
+                if target.saturating_add(civil::DAY) < self.cache.stable_until()
+                    && self.t.saturating_sub(civil::DAY) >= self.cache.stable_from()
+                {
+                    self.set(target);
+                    return;
+                }
+            }
+        }
+        self.add_date(1, 0);
+    }
+
     /// The day loop's step (Go `AddDate(0, 0, 1)` plus robfig's DST fix-up), several days at once
     /// while the zone offset stays constant: then each single step lands on the same wall time one
     /// day later, so the first matching day (or the 1st of the next month) is reached directly.
@@ -257,11 +290,18 @@ impl Cursor<'_, '_> {
         value: fn(&Fields) -> u32,
     ) -> bool {
         let cur = value(&self.f);
-        // distance to the next allowed value or to the wrap (value 0 again)
-        let mut k = 1u32;
-        while cur + k < modulus && mask >> (cur + k) & 1 == 0 {
-            k += 1;
-        }
+        // distance to the next allowed value above `cur`, or to the wrap (value 0 again)
+        let above = if cur + 1 >= 64 { 0 } else { mask >> (cur + 1) };
+        let within = if modulus > cur + 1 {
+            above & ((1u64 << (modulus - cur - 1)) - 1)
+        } else {
+            0
+        };
+        let k = if within != 0 {
+            within.trailing_zeros() + 1
+        } else {
+            modulus - cur
+        };
         let jump = i64::from(k) * unit;
         let target = self.t + jump;
         if k > 1 && target < self.cache.stable_until() {
@@ -304,7 +344,7 @@ fn walk(s: &SpecFields, after: i64, cache: &mut OffsetCache<'_>) -> Option<i64> 
                 let t = c.cache.date(c.f.year, i64::from(c.f.month), 1, 0, 0, 0);
                 c.set(t);
             }
-            c.add_date(1, 0);
+            c.next_month(s);
             if c.f.month == 1 {
                 continue 'wrap;
             }

@@ -19,6 +19,9 @@ pub const UNKNOWN_LOCATION: &str = "unknown_location";
 pub struct Zone {
     tz: TimeZone,
     utc: bool,
+    /// For zones whose offset never changes again (no daylight-saving rule): since when, and the
+    /// offset. Lets lookups after that instant skip jiff, like Go's per-Location zone cache.
+    tail: Option<(i64, i32)>,
 }
 
 impl PartialEq for Zone {
@@ -33,6 +36,7 @@ impl Zone {
         Zone {
             tz: TimeZone::UTC,
             utc: true,
+            tail: None,
         }
     }
 
@@ -72,7 +76,23 @@ impl Zone {
     }
 
     fn from_tz(tz: TimeZone) -> Zone {
-        Zone { tz, utc: false }
+        // The last change jiff knows of before year 9999: a zone with a daylight-saving rule has
+        // one in 9999 itself; a zone that settled on one offset has its last one long before.
+        let last = Timestamp::from_second(TS_MAX - 1)
+            .ok()
+            .map(|end| tz.preceding(end).next());
+        let tail = match last {
+            Some(Some(tr)) if tr.timestamp().as_second() < TAIL_BEFORE => {
+                Some((tr.timestamp().as_second(), tr.offset().seconds()))
+            }
+            Some(None) => Some((i64::MIN, tz.to_offset(Timestamp::UNIX_EPOCH).seconds())),
+            _ => None,
+        };
+        Zone {
+            tz,
+            utc: false,
+            tail,
+        }
     }
 
     /// The zone's name: `"UTC"` or the IANA name as loaded.
@@ -124,6 +144,9 @@ impl Location {
     }
 }
 
+/// A zone whose last known offset change is before 2200-01-01 keeps that offset forever.
+const TAIL_BEFORE: i64 = 7_258_118_400;
+
 /// Smallest and largest Unix second jiff can represent; lookups outside are clamped.
 const TS_MIN: i64 = -377_705_116_800;
 const TS_MAX: i64 = 253_402_207_200;
@@ -144,12 +167,16 @@ pub(crate) struct OffsetCache<'a> {
 impl<'a> OffsetCache<'a> {
     /// A fresh cache over `zone`.
     pub(crate) fn new(zone: &'a Zone) -> Self {
+        let (lo, hi, off) = match zone.tail {
+            Some((from, off)) => (from, TS_MAX, off),
+            None => (1, 0, 0),
+        };
         OffsetCache {
             tz: &zone.tz,
             utc: zone.utc,
-            lo: 1,
-            hi: 0,
-            off: 0,
+            lo,
+            hi,
+            off,
         }
     }
 
@@ -165,27 +192,28 @@ impl<'a> OffsetCache<'a> {
         let Ok(ts) = Timestamp::from_second(c) else {
             return 0;
         };
-        self.off = self.tz.to_offset(ts).seconds();
-        self.lo = match Timestamp::from_second(c + 1)
-            .ok()
-            .and_then(|n| self.tz.preceding(n).next())
-        {
-            Some(tr) => tr.timestamp().as_second(),
-            None => i64::MIN,
-        };
-        // The first change after `c` within a window, found with `preceding` (much cheaper than
-        // `following` in jiff); with none in the window the window end is a safe bound.
+        // One walk back from the end of a window finds both the change that started the current
+        // offset (`lo`) and the first change after `c` (`hi`); with no change in the window its
+        // end is a safe bound. (jiff's `preceding` is much cheaper than `following`.)
         let end = c.saturating_add(HI_WINDOW).min(TS_MAX - 1);
         self.hi = end;
+        self.lo = i64::MIN;
+        let mut off = None;
         if let Ok(probe) = Timestamp::from_second(end) {
             for tr in self.tz.preceding(probe) {
                 let at = tr.timestamp().as_second();
                 if at <= c {
+                    self.lo = at;
+                    off = Some(tr.offset().seconds());
                     break;
                 }
                 self.hi = at;
             }
         }
+        self.off = match off {
+            Some(o) => o,
+            None => self.tz.to_offset(ts).seconds(),
+        };
         if c != t {
             // Outside jiff's range: only answer for this very second.
             self.lo = t;
@@ -197,6 +225,11 @@ impl<'a> OffsetCache<'a> {
     /// Seconds until the cached interval containing `t` ends (valid right after `offset(t)`).
     pub(crate) fn stable_until(&self) -> i64 {
         if self.utc { i64::MAX } else { self.hi }
+    }
+
+    /// Start of the cached interval (valid right after `offset(t)`).
+    pub(crate) fn stable_from(&self) -> i64 {
+        if self.utc { i64::MIN } else { self.lo }
     }
 
     /// Wall-clock fields of Unix second `t`.
@@ -294,6 +327,18 @@ mod tests {
             format_utc(c.date(2026, 10, 25, 1, 30, 0)),
             "2026-10-25T01:30:00Z"
         );
+    }
+
+    #[test]
+    fn constant_tail_only_after_the_last_change() {
+        let sh = Zone::load("Asia/Shanghai").unwrap();
+        // China observed daylight saving time 1986-1991: July 1988 was +09:00.
+        assert_eq!(sh.offset_at(parse_rfc3339("1988-07-01T00:00:00Z").unwrap().0), 9 * 3600);
+        assert_eq!(sh.offset_at(parse_rfc3339("2026-07-01T00:00:00Z").unwrap().0), 8 * 3600);
+        assert_eq!(sh.offset_at(parse_rfc3339("2300-01-01T00:00:00Z").unwrap().0), 8 * 3600);
+        let ny = Zone::load("America/New_York").unwrap();
+        assert_eq!(ny.offset_at(parse_rfc3339("2300-07-01T00:00:00Z").unwrap().0), -4 * 3600);
+        assert_eq!(ny.offset_at(parse_rfc3339("2300-01-01T00:00:00Z").unwrap().0), -5 * 3600);
     }
 
     #[test]
