@@ -135,4 +135,21 @@ mod tests {
         let e = parse_time("yesterday", "now").unwrap_err();
         assert_eq!((e.kind, e.field.as_deref()), ("invalid_input", Some("now")));
     }
+
+    #[test]
+    fn cron_view_floors_seconds_before_1970() {
+        use crate::cron::zone::parse_rfc3339 as secs_nanos;
+        assert_eq!(
+            secs_nanos("1969-12-31T23:59:59.5Z"),
+            Some((-1, 500_000_000))
+        );
+        assert_eq!(
+            secs_nanos("1970-01-01T00:00:00.25Z"),
+            Some((0, 250_000_000))
+        );
+        assert_eq!(
+            secs_nanos("0001-01-01T00:00:00Z"),
+            Some((-62_135_596_800, 0))
+        );
+    }
 }
