@@ -343,14 +343,20 @@ fn first_at_or_after(mask: u64, from: u32, limit: u32) -> Option<u32> {
 /// Why this equals the walk: with one offset in force over that span, every `time.Date` the walk
 /// makes (its truncations look up offsets within ~1 h + the offset of `start` or the answer, well
 /// inside the day margins) resolves to "wall time minus that offset", so the walk is the walk of a
-/// fixed-offset zone, and in a fixed-offset zone robfig's walk returns the first matching wall
-/// minute at or after `start` (the UTC proptest "no match is skipped" pins this). Here that minute
+/// fixed-offset zone, and in a fixed-offset zone of whole minutes robfig's walk returns the first
+/// matching wall minute at or after `start` (the UTC proptest "no match is skipped" pins this). An
+/// offset with seconds (old local mean times) is left to the walk: robfig's minute truncation is
+/// absolute there and can skip a matching wall minute. Here that minute
 /// is read straight off the bit masks: the current hour's next allowed minute, else the next
 /// allowed hour's first allowed minute. No civil date is computed unless the month or
 /// day-of-month field restricts.
 #[inline]
 fn later_today(s: &SpecFields, start: i64, cache: &mut OffsetCache<'_>) -> Option<i64> {
     let off = i64::from(cache.offset(start));
+    if off % 60 != 0 {
+        // robfig truncates to the absolute minute, which is not a wall minute here.
+        return None;
+    }
     let local = start.checked_add(off)?;
     let day = local.div_euclid(civil::DAY);
     let sod = local.rem_euclid(civil::DAY) as u32;
@@ -507,11 +513,15 @@ mod fast_path_tests {
             "Europe/London",
             "Australia/Lord_Howe",
             "Asia/Kathmandu",
+            // -00:44:30 until 1972: an offset that is not whole minutes.
+            "Africa/Monrovia",
         ];
-        // 2026-03-01 .. 2026-11-30 in steps of 7 h 13 min 17 s, plus the seconds around them.
-        let first = 1_772_323_200_i64;
+        // 2026-03-01 .. 2026-11-30 and 1965-03-01 .. 1965-11-30 in steps of 7 h 13 min 17 s, plus the seconds around them.
         let mut shortcut = 0u32;
-        for z in zones {
+        for (z, first) in zones
+            .iter()
+            .flat_map(|z| [(*z, 1_772_323_200_i64), (*z, -152_668_800)])
+        {
             let zone = Zone::load(z).unwrap();
             for spec in specs {
                 let Kind::Spec(f) = *Schedule::parse(spec).unwrap().kind() else {
