@@ -114,12 +114,14 @@ impl Schedule {
 
     /// The first fire time strictly after `after`, treating a schedule without zone ("Local") as UTC.
     /// `None` when there is none within robfig's five-year window (e.g. `0 0 30 2 *`).
+    #[inline]
     pub fn next(&self, after: Timestamp) -> Option<Timestamp> {
         self.next_in(after, &Zone::utc())
     }
 
     /// The first fire time strictly after `after`, evaluating a zone-less ("Local") schedule in
     /// `local`. No heap allocation.
+    #[inline]
     pub fn next_in(&self, after: Timestamp, local: &Zone) -> Option<Timestamp> {
         let mut secs = after.as_second();
         if after.subsec_nanosecond() < 0 {
@@ -130,6 +132,7 @@ impl Schedule {
     }
 
     /// `next` on Unix seconds (`after` already floored to a whole second).
+    #[inline]
     pub(crate) fn next_secs(&self, after: i64, local: &Zone) -> Option<i64> {
         match self.kind {
             Kind::Every { seconds } => after.checked_add(i64::try_from(seconds).ok()?),
@@ -138,7 +141,12 @@ impl Schedule {
                     Location::Local => local,
                     Location::Zone(z) => z,
                 };
-                walk(f, after, &mut OffsetCache::new(zone))
+                let mut cache = OffsetCache::new(zone);
+                let start = after.checked_add(1)?;
+                match later_today(f, start, &mut cache) {
+                    Some(t) => Some(t),
+                    None => walk(f, after, &mut cache),
+                }
             }
         }
     }
@@ -313,6 +321,77 @@ impl Cursor<'_, '_> {
     }
 }
 
+/// Bits 1-12 of a month mask.
+const ALL_MONTHS: u64 = 0x1ffe;
+/// Bits 1-31 of a day-of-month mask.
+const ALL_DAYS: u64 = 0xffff_fffe;
+
+/// The smallest value `>= from` and `< limit` whose bit is set in `mask`.
+#[inline]
+fn first_at_or_after(mask: u64, from: u32, limit: u32) -> Option<u32> {
+    if from >= limit {
+        return None;
+    }
+    let rest = (mask & ((1u64 << limit) - 1)) >> from;
+    (rest != 0).then(|| from + rest.trailing_zeros())
+}
+
+/// The walk's answer when it is later on the same local day as `start` (= `after` + 1 s) and the
+/// zone offset is constant from a day before `start` to a day after the answer; `None` otherwise
+/// (the caller then walks).
+///
+/// Why this equals the walk: with one offset in force over that span, every `time.Date` the walk
+/// makes (its truncations look up offsets within ~1 h + the offset of `start` or the answer, well
+/// inside the day margins) resolves to "wall time minus that offset", so the walk is the walk of a
+/// fixed-offset zone, and in a fixed-offset zone of whole minutes robfig's walk returns the first
+/// matching wall minute at or after `start` (the UTC proptest "no match is skipped" pins this). An
+/// offset with seconds (old local mean times) is left to the walk: robfig's minute truncation is
+/// absolute there and can skip a matching wall minute. Here that minute
+/// is read straight off the bit masks: the current hour's next allowed minute, else the next
+/// allowed hour's first allowed minute. No civil date is computed unless the month or
+/// day-of-month field restricts.
+#[inline]
+fn later_today(s: &SpecFields, start: i64, cache: &mut OffsetCache<'_>) -> Option<i64> {
+    let off = i64::from(cache.offset(start));
+    if off % 60 != 0 {
+        // robfig truncates to the absolute minute, which is not a wall minute here.
+        return None;
+    }
+    let local = start.checked_add(off)?;
+    let day = local.div_euclid(civil::DAY);
+    let sod = local.rem_euclid(civil::DAY) as u32;
+    let weekday = (day + 4).rem_euclid(7) as u32;
+    let today = if s.months & ALL_MONTHS == ALL_MONTHS && s.days_of_month & ALL_DAYS == ALL_DAYS {
+        // Every day-of-month bit is set, so only the weekday can decide.
+        s.day_matches(1, weekday)
+    } else {
+        let (_, month, d) = civil::civil_from_days(day);
+        s.months >> month & 1 == 1 && s.day_matches(d, weekday)
+    };
+    if !today {
+        return None;
+    }
+    let hour = sod / 3600;
+    let minute = sod / 60 % 60;
+    let second = sod % 60;
+    let this_hour = if s.hours >> hour & 1 == 1 {
+        first_at_or_after(s.minutes, minute + u32::from(second != 0), 60)
+    } else {
+        None
+    };
+    let (h, m) = match this_hour {
+        Some(m) => (hour, m),
+        None => (
+            first_at_or_after(s.hours, hour + 1, 24)?,
+            first_at_or_after(s.minutes, 0, 60)?,
+        ),
+    };
+    let answer = day * civil::DAY + i64::from(h) * 3600 + i64::from(m) * 60 - off;
+    (start.saturating_sub(civil::DAY) >= cache.stable_from()
+        && answer.saturating_add(civil::DAY) < cache.stable_until())
+    .then_some(answer)
+}
+
 /// robfig's `SpecSchedule.Next` walk on Unix seconds (spec section 5, steps 1-9).
 fn walk(s: &SpecFields, after: i64, cache: &mut OffsetCache<'_>) -> Option<i64> {
     let start = after.checked_add(1)?;
@@ -408,5 +487,64 @@ fn walk(s: &SpecFields, after: i64, cache: &mut OffsetCache<'_>) -> Option<i64> 
             }
         }
         return Some(c.t);
+    }
+}
+
+#[cfg(test)]
+mod fast_path_tests {
+    use super::*;
+
+    /// The same-day shortcut must give exactly what the full walk gives, around DST changes too.
+    #[test]
+    fn later_today_agrees_with_the_walk() {
+        let specs = [
+            "*/5 * * * *",
+            "0 */2 * * *",
+            "30 2 * * *",
+            "15,45 1-3 * * 1-5",
+            "0 0 29 2 *",
+            "7 * 13 * 5",
+            "*/7 9-17 * 3,11 *",
+        ];
+        let zones = [
+            "UTC",
+            "Asia/Shanghai",
+            "America/New_York",
+            "Europe/London",
+            "Australia/Lord_Howe",
+            "Asia/Kathmandu",
+            // -00:44:30 until 1972: an offset that is not whole minutes.
+            "Africa/Monrovia",
+        ];
+        // 2026-03-01 .. 2026-11-30 and 1965-03-01 .. 1965-11-30 in steps of 7 h 13 min 17 s, plus the seconds around them.
+        let mut shortcut = 0u32;
+        for (z, first) in zones
+            .iter()
+            .flat_map(|z| [(*z, 1_772_323_200_i64), (*z, -152_668_800)])
+        {
+            let zone = Zone::load(z).unwrap();
+            for spec in specs {
+                let Kind::Spec(f) = *Schedule::parse(spec).unwrap().kind() else {
+                    unreachable!("field schedule")
+                };
+                let mut t = first;
+                while t < first + 275 * civil::DAY {
+                    for after in [t - 1, t, t + 59] {
+                        let mut c1 = OffsetCache::new(&zone);
+                        let fast = later_today(&f, after + 1, &mut c1);
+                        let slow = walk(&f, after, &mut OffsetCache::new(&zone));
+                        if let Some(x) = fast {
+                            shortcut += 1;
+                            assert_eq!(Some(x), slow, "{spec} in {z} after {after}");
+                        }
+                    }
+                    t += 7 * 3600 + 13 * 60 + 17;
+                }
+            }
+        }
+        assert!(
+            shortcut > 10_000,
+            "the shortcut was taken only {shortcut} times"
+        );
     }
 }

@@ -166,6 +166,7 @@ pub(crate) struct OffsetCache<'a> {
 
 impl<'a> OffsetCache<'a> {
     /// A fresh cache over `zone`.
+    #[inline]
     pub(crate) fn new(zone: &'a Zone) -> Self {
         let (lo, hi, off) = match zone.tail {
             Some((from, off)) => (from, TS_MAX, off),
@@ -181,6 +182,7 @@ impl<'a> OffsetCache<'a> {
     }
 
     /// Offset in seconds at Unix second `t`.
+    #[inline]
     pub(crate) fn offset(&mut self, t: i64) -> i32 {
         if self.utc {
             return 0;
@@ -188,6 +190,12 @@ impl<'a> OffsetCache<'a> {
         if self.lo <= t && t < self.hi {
             return self.off;
         }
+        self.refill(t)
+    }
+
+    /// Looks the offset at `t` up in jiff and caches the interval around it.
+    #[inline(never)]
+    fn refill(&mut self, t: i64) -> i32 {
         let c = t.clamp(TS_MIN + 1, TS_MAX - 1);
         let Ok(ts) = Timestamp::from_second(c) else {
             return 0;
@@ -223,11 +231,13 @@ impl<'a> OffsetCache<'a> {
     }
 
     /// Seconds until the cached interval containing `t` ends (valid right after `offset(t)`).
+    #[inline]
     pub(crate) fn stable_until(&self) -> i64 {
         if self.utc { i64::MAX } else { self.hi }
     }
 
     /// Start of the cached interval (valid right after `offset(t)`).
+    #[inline]
     pub(crate) fn stable_from(&self) -> i64 {
         if self.utc { i64::MIN } else { self.lo }
     }
@@ -333,12 +343,27 @@ mod tests {
     fn constant_tail_only_after_the_last_change() {
         let sh = Zone::load("Asia/Shanghai").unwrap();
         // China observed daylight saving time 1986-1991: July 1988 was +09:00.
-        assert_eq!(sh.offset_at(parse_rfc3339("1988-07-01T00:00:00Z").unwrap().0), 9 * 3600);
-        assert_eq!(sh.offset_at(parse_rfc3339("2026-07-01T00:00:00Z").unwrap().0), 8 * 3600);
-        assert_eq!(sh.offset_at(parse_rfc3339("2300-01-01T00:00:00Z").unwrap().0), 8 * 3600);
+        assert_eq!(
+            sh.offset_at(parse_rfc3339("1988-07-01T00:00:00Z").unwrap().0),
+            9 * 3600
+        );
+        assert_eq!(
+            sh.offset_at(parse_rfc3339("2026-07-01T00:00:00Z").unwrap().0),
+            8 * 3600
+        );
+        assert_eq!(
+            sh.offset_at(parse_rfc3339("2300-01-01T00:00:00Z").unwrap().0),
+            8 * 3600
+        );
         let ny = Zone::load("America/New_York").unwrap();
-        assert_eq!(ny.offset_at(parse_rfc3339("2300-07-01T00:00:00Z").unwrap().0), -4 * 3600);
-        assert_eq!(ny.offset_at(parse_rfc3339("2300-01-01T00:00:00Z").unwrap().0), -5 * 3600);
+        assert_eq!(
+            ny.offset_at(parse_rfc3339("2300-07-01T00:00:00Z").unwrap().0),
+            -4 * 3600
+        );
+        assert_eq!(
+            ny.offset_at(parse_rfc3339("2300-01-01T00:00:00Z").unwrap().0),
+            -5 * 3600
+        );
     }
 
     #[test]
