@@ -6,7 +6,9 @@ use super::compile::{
 };
 use super::number::write_go_g;
 use crate::error::{Error, Result};
+use crate::quantity::amount::Amount;
 use crate::quantity::{Format, QUANTITY_OUT_OF_RANGE, Quantity, QuantityError, go_f64_to_i64};
+use std::borrow::Cow;
 use std::cell::Cell;
 use std::cmp::Ordering;
 use std::fmt;
@@ -106,41 +108,174 @@ enum Recorded {
 
 const INLINE: usize = 8;
 
-/// Value stack: inline for ordinary expressions, spilling to the heap only when deeper than
-/// [`INLINE`].
-struct Stack<'a> {
-    inline: [Option<Value<'a>>; INLINE],
-    len: usize,
-    spill: Vec<Option<Value<'a>>>,
+/// One value-stack slot of the evaluation machine. `Copy` and without drop glue, so pushing,
+/// popping and setting up the stack are plain moves of 32 bytes: int64-sized quantities (the
+/// apimachinery fast path) live in the slot itself, anything else (a big decimal, owned text)
+/// sits in the machine's side table.
+#[derive(Debug, Clone, Copy)]
+enum Slot<'a> {
+    /// "No value" (a failed construct).
+    Missing,
+    /// A float64 number.
+    Num(f64),
+    /// An `int64Amount` quantity: `value * 10^scale`, with its format and borrowed retained text.
+    Small {
+        value: i64,
+        scale: i32,
+        format: Format,
+        text: Option<&'a str>,
+    },
+    /// Index into [`Machine::big`].
+    Big(u32),
 }
 
-impl<'a> Stack<'a> {
-    fn new() -> Self {
-        Stack {
-            inline: [const { None }; INLINE],
-            len: 0,
-            spill: Vec::new(),
-        }
+/// `(value, scale, format)` of a number or small quantity slot (`toQuantity` for a number).
+#[inline]
+fn small_parts(s: Slot<'_>) -> Option<(i64, i32, Format)> {
+    match s {
+        Slot::Num(n) => Some((go_f64_to_i64(n * 1000.0), -3, Format::DecimalSI)),
+        Slot::Small {
+            value,
+            scale,
+            format,
+            ..
+        } => Some((value, scale, format)),
+        _ => None,
     }
-    fn push(&mut self, v: Option<Value<'a>>) {
-        if self.len < INLINE {
-            self.inline[self.len] = v;
-        } else {
-            self.spill.push(v);
+}
+
+/// apimachinery `MilliValue` of an int64 amount.
+#[inline]
+fn small_milli(value: i64, scale: i32) -> i64 {
+    Amount::Int { value, scale }.milli()
+}
+
+/// `+ - * /` when both operands are numbers or int64-sized quantities and the result stays
+/// int64-sized: exactly what [`binary`] computes, without building [`Quantity`] values.
+/// `None` = not handled here (the caller takes the general path).
+#[inline]
+fn fast_binary<'a>(op: Op, l: Slot<'a>, r: Slot<'a>, err: &mut Option<Recorded>) -> Option<Slot<'a>> {
+    match op {
+        Op::Add | Op::Sub => {
+            if let (Slot::Num(a), Slot::Num(b)) = (l, r) {
+                return Some(Slot::Num(if op == Op::Add { a + b } else { a - b }));
+            }
+            let (lv, ls, lf) = small_parts(l)?;
+            let (mut rv, rs, rf) = small_parts(r)?;
+            if op == Op::Sub {
+                rv = rv.wrapping_neg();
+            }
+            let format = if lv == 0 { rf } else { lf };
+            let mut a = (lv, ls);
+            if !Amount::int_add(&mut a, (rv, rs)) {
+                return None;
+            }
+            Some(Slot::Small {
+                value: a.0,
+                scale: a.1,
+                format,
+                text: None,
+            })
         }
-        self.len += 1;
+        Op::Mul => match (l, r) {
+            (Slot::Num(a), Slot::Num(b)) => Some(Slot::Num(a * b)),
+            (Slot::Small { .. }, Slot::Small { .. }) => {
+                *err = Some(Recorded::QuantityTimesQuantity);
+                Some(Slot::Missing)
+            }
+            (
+                Slot::Small {
+                    value,
+                    scale,
+                    format,
+                    ..
+                },
+                Slot::Num(n),
+            )
+            | (
+                Slot::Num(n),
+                Slot::Small {
+                    value,
+                    scale,
+                    format,
+                    ..
+                },
+            ) => Some(Slot::Small {
+                value: go_f64_to_i64(small_milli(value, scale) as f64 * n),
+                scale: -3,
+                format,
+                text: None,
+            }),
+            _ => None,
+        },
+        _ => match (l, r) {
+            (Slot::Big(_), _) | (_, Slot::Big(_)) => None,
+            (_, Slot::Small { .. }) => {
+                *err = Some(Recorded::DivisionByQuantity);
+                Some(Slot::Missing)
+            }
+            (_, Slot::Num(n)) if n == 0.0 => {
+                *err = Some(Recorded::DivisionByZero);
+                Some(Slot::Missing)
+            }
+            (
+                Slot::Small {
+                    value,
+                    scale,
+                    format,
+                    ..
+                },
+                Slot::Num(n),
+            ) => Some(Slot::Small {
+                value: go_f64_to_i64(small_milli(value, scale) as f64 / n),
+                scale: -3,
+                format,
+                text: None,
+            }),
+            (Slot::Num(a), Slot::Num(b)) => Some(Slot::Num(a / b)),
+            _ => None,
+        },
     }
-    fn pop(&mut self) -> Option<Value<'a>> {
-        if self.len == 0 {
-            return None;
-        }
-        self.len -= 1;
-        if self.len < INLINE {
-            self.inline[self.len].take()
-        } else {
-            self.spill.pop().flatten()
-        }
+}
+
+/// `maxFunc` / `minFunc` on numbers and int64-sized quantities (see [`max_min`]).
+#[inline]
+fn fast_max_min<'a>(is_max: bool, a: Slot<'a>, b: Slot<'a>) -> Option<Slot<'a>> {
+    if let (Slot::Num(x), Slot::Num(y)) = (a, b) {
+        let left = if is_max { x >= y } else { x <= y };
+        return Some(Slot::Num(if left { x } else { y }));
     }
+    let as_q = |s: Slot<'a>| -> Option<Slot<'a>> {
+        match s {
+            Slot::Num(n) => Some(Slot::Small {
+                value: go_f64_to_i64(n * 1000.0),
+                scale: -3,
+                format: Format::DecimalSI,
+                text: None,
+            }),
+            Slot::Small { .. } => Some(s),
+            _ => None,
+        }
+    };
+    let a = as_q(a)?;
+    let b = as_q(b)?;
+    let (Some((av, as_, _)), Some((bv, bs, _))) = (small_parts(a), small_parts(b)) else {
+        return None;
+    };
+    let o = Amount::Int {
+        value: av,
+        scale: as_,
+    }
+    .cmp_value(&Amount::Int {
+        value: bv,
+        scale: bs,
+    });
+    let left = if is_max {
+        o != Ordering::Less
+    } else {
+        o != Ordering::Greater
+    };
+    Some(if left { a } else { b })
 }
 
 /// `toQuantity` of a number: `NewMilliQuantity(int64(n*1000), DecimalSI)`.
@@ -463,75 +598,207 @@ fn build_error(src: &str, r: Recorded) -> Error {
 }
 
 /// The evaluation machine shared by compiled and one-pass evaluation: a value stack of
-/// `Option<Value>` ("no value" = None) and the error slot.
+/// [`Slot`]s (inline up to [`INLINE`] deep), a side table for values that are not int64-sized,
+/// and the error slot.
 struct Machine<'a> {
-    st: Stack<'a>,
+    inline: [Slot<'a>; INLINE],
+    len: usize,
+    spill: Vec<Slot<'a>>,
+    big: Vec<Value<'a>>,
     err: Option<Recorded>,
 }
 
 impl<'a> Machine<'a> {
+    #[inline]
     fn new() -> Self {
         Machine {
-            st: Stack::new(),
+            inline: [Slot::Missing; INLINE],
+            len: 0,
+            spill: Vec::new(),
+            big: Vec::new(),
             err: None,
         }
     }
 
+    #[inline]
+    fn push_slot(&mut self, s: Slot<'a>) {
+        match self.inline.get_mut(self.len) {
+            Some(x) => *x = s,
+            None => self.spill.push(s),
+        }
+        self.len += 1;
+    }
+
+    #[inline]
+    fn pop_slot(&mut self) -> Slot<'a> {
+        if self.len == 0 {
+            return Slot::Missing;
+        }
+        self.len -= 1;
+        match self.inline.get(self.len) {
+            Some(s) => *s,
+            None => self.spill.pop().unwrap_or(Slot::Missing),
+        }
+    }
+
+    /// Stores a value as a slot (int64-sized quantities with borrowed or no text stay inline).
+    #[inline]
+    fn slot(&mut self, v: Value<'a>) -> Slot<'a> {
+        match v {
+            Value::Number(n) => Slot::Num(n),
+            Value::Quantity(q) => match (&q.amount, &q.text) {
+                (Amount::Int { value, scale }, None) => Slot::Small {
+                    value: *value,
+                    scale: *scale,
+                    format: q.format,
+                    text: None,
+                },
+                (Amount::Int { value, scale }, Some(Cow::Borrowed(t))) => Slot::Small {
+                    value: *value,
+                    scale: *scale,
+                    format: q.format,
+                    text: Some(t),
+                },
+                _ => {
+                    self.big.push(Value::Quantity(q));
+                    Slot::Big((self.big.len() - 1) as u32)
+                }
+            },
+        }
+    }
+
+    /// The value of a slot (a side-table entry is moved out; each slot is taken once).
+    fn take(&mut self, s: Slot<'a>) -> Option<Value<'a>> {
+        match s {
+            Slot::Missing => None,
+            Slot::Num(n) => Some(Value::Number(n)),
+            Slot::Small {
+                value,
+                scale,
+                format,
+                text,
+            } => Some(Value::Quantity(Quantity {
+                amount: Amount::Int { value, scale },
+                format,
+                text: text.map(Cow::Borrowed),
+            })),
+            Slot::Big(i) => self
+                .big
+                .get_mut(i as usize)
+                .map(|v| std::mem::replace(v, Value::Number(0.0))),
+        }
+    }
+
+    #[inline]
     fn push(&mut self, v: Option<Value<'a>>) {
-        self.st.push(v);
+        let s = match v {
+            Some(v) => self.slot(v),
+            None => Slot::Missing,
+        };
+        self.push_slot(s);
     }
 
     /// A construct failed: no value, and the error overwrites the slot.
+    #[inline]
     fn fail(&mut self, r: Recorded) {
         self.err = Some(r);
-        self.st.push(None);
+        self.push_slot(Slot::Missing);
     }
 
     /// `+ - * /` or unary minus.
+    #[inline]
     fn op(&mut self, op: Op) {
-        let v = if op == Op::Neg {
-            self.st.pop().map(|v| match v {
-                Value::Number(n) => Value::Number(-n),
-                Value::Quantity(mut q) => {
-                    q.neg();
-                    Value::Quantity(q)
-                }
-            })
-        } else {
-            let r = self.st.pop();
-            let l = self.st.pop();
-            match (l, r) {
-                (Some(l), Some(r)) => binary(op, l, r, &mut self.err),
-                _ => None,
-            }
+        if op == Op::Neg {
+            let s = match self.pop_slot() {
+                Slot::Num(n) => Slot::Num(-n),
+                Slot::Small {
+                    value,
+                    scale,
+                    format,
+                    ..
+                } => Slot::Small {
+                    value: value.wrapping_neg(),
+                    scale,
+                    format,
+                    text: None,
+                },
+                Slot::Missing => Slot::Missing,
+                big => match self.take(big) {
+                    Some(Value::Quantity(mut q)) => {
+                        q.neg();
+                        self.slot(Value::Quantity(q))
+                    }
+                    Some(Value::Number(n)) => Slot::Num(-n),
+                    None => Slot::Missing,
+                },
+            };
+            return self.push_slot(s);
+        }
+        let r = self.pop_slot();
+        let l = self.pop_slot();
+        let s = match (l, r) {
+            (Slot::Missing, _) | (_, Slot::Missing) => Slot::Missing,
+            _ => match fast_binary(op, l, r, &mut self.err) {
+                Some(s) => s,
+                None => match (self.take(l), self.take(r)) {
+                    (Some(l), Some(r)) => match binary(op, l, r, &mut self.err) {
+                        Some(v) => self.slot(v),
+                        None => Slot::Missing,
+                    },
+                    _ => Slot::Missing,
+                },
+            },
         };
-        self.st.push(v);
+        self.push_slot(s);
+    }
+
+    /// `max`/`min` with two arguments (the name already checked).
+    #[inline]
+    fn max_min(&mut self, is_max: bool) {
+        let b = self.pop_slot();
+        let a = self.pop_slot();
+        let s = match (a, b) {
+            (Slot::Missing, _) | (_, Slot::Missing) => Slot::Missing,
+            _ => match fast_max_min(is_max, a, b) {
+                Some(s) => s,
+                None => match (self.take(a), self.take(b)) {
+                    (Some(a), Some(b)) => {
+                        let v = max_min(is_max, a, b);
+                        self.slot(v)
+                    }
+                    _ => Slot::Missing,
+                },
+            },
+        };
+        self.push_slot(s);
     }
 
     /// `callFunc`: the name is checked first, then the argument count, then missing values.
+    #[inline]
     fn call(&mut self, name: &str, span: (usize, usize), argc: u8) {
-        let (a, b) = if argc == 2 {
-            let b = self.st.pop();
-            (self.st.pop(), b)
-        } else {
-            (self.st.pop(), None)
-        };
         let is_max = name.eq_ignore_ascii_case("max");
-        if !is_max && !name.eq_ignore_ascii_case("min") {
-            return self.fail(Recorded::UnknownFunction(span.0, span.1));
+        if argc == 2 && (is_max || name.eq_ignore_ascii_case("min")) {
+            return self.max_min(is_max);
         }
-        if argc != 2 {
-            return self.fail(Recorded::ArgCount(span.0, span.1));
-        }
-        let v = match (a, b) {
-            (Some(a), Some(b)) => Some(max_min(is_max, a, b)),
-            _ => None,
-        };
-        self.st.push(v);
+        self.call_error(is_max || name.eq_ignore_ascii_case("min"), span, argc)
     }
 
+    /// A call that cannot succeed: pops its arguments and records why.
+    fn call_error(&mut self, known: bool, span: (usize, usize), argc: u8) {
+        if argc == 2 {
+            self.pop_slot();
+        }
+        self.pop_slot();
+        if !known {
+            return self.fail(Recorded::UnknownFunction(span.0, span.1));
+        }
+        self.fail(Recorded::ArgCount(span.0, span.1))
+    }
+
+    #[inline]
     fn result(&mut self) -> (Option<Value<'a>>, Option<Recorded>) {
-        (self.st.pop(), self.err)
+        let s = self.pop_slot();
+        (self.take(s), self.err)
     }
 }
 
