@@ -20,7 +20,7 @@
 
 pub(crate) mod amount;
 mod parse;
-mod print;
+pub(crate) mod print;
 
 use crate::error::Error;
 use amount::Amount;

@@ -76,6 +76,32 @@ impl Value<'_> {
     }
 }
 
+/// One resolved instruction of a compiled expression: the postfix [`Op`]s with function names
+/// checked and int64-sized quantity literals unpacked at compile time.
+#[derive(Debug, Clone, Copy)]
+enum Ins {
+    Num(f64),
+    /// An int64-sized quantity literal; `text` is its retained span in the source, if any.
+    Small {
+        value: i64,
+        scale: i32,
+        format: Format,
+        text: Option<(u32, u32)>,
+    },
+    /// Any other quantity literal (big decimal or parse error): index into the literal table.
+    Qty(u32),
+    Var(u32),
+    Op(Op),
+    /// `max`/`min` with two arguments.
+    MaxMin(bool),
+    /// A call that records an error (unknown function or wrong argument count).
+    BadCall {
+        known: bool,
+        span: (usize, usize),
+        argc: u8,
+    },
+}
+
 /// A compiled resource expression. `Clone + Send + Sync`; evaluation takes `&self`.
 ///
 /// ```
@@ -89,6 +115,7 @@ impl Value<'_> {
 pub struct Expression {
     src: Box<str>,
     prog: Program,
+    code: Box<[Ins]>,
     has_vars: bool,
 }
 
@@ -154,7 +181,12 @@ fn small_milli(value: i64, scale: i32) -> i64 {
 /// int64-sized: exactly what [`binary`] computes, without building [`Quantity`] values.
 /// `None` = not handled here (the caller takes the general path).
 #[inline]
-fn fast_binary<'a>(op: Op, l: Slot<'a>, r: Slot<'a>, err: &mut Option<Recorded>) -> Option<Slot<'a>> {
+fn fast_binary<'a>(
+    op: Op,
+    l: Slot<'a>,
+    r: Slot<'a>,
+    err: &mut Option<Recorded>,
+) -> Option<Slot<'a>> {
     match op {
         Op::Add | Op::Sub => {
             if let (Slot::Num(a), Slot::Num(b)) = (l, r) {
@@ -311,9 +343,11 @@ impl Expression {
     pub fn compile_unchecked(src: &str) -> Expression {
         let prog = compile(src.as_bytes());
         let has_vars = prog.ops.iter().any(|op| matches!(op, Op::Var(_)));
+        let code = resolve(src, &prog);
         Expression {
             src: src.into(),
             prog,
+            code,
             has_vars,
         }
     }
@@ -444,10 +478,21 @@ impl Expression {
         lookup: F,
     ) -> (Option<Value<'a>>, Option<Recorded>) {
         let mut m = Machine::new();
-        for op in self.prog.ops.iter() {
-            match *op {
-                Op::Num(n) => m.push(Some(Value::Number(n))),
-                Op::Qty(i) => match self.prog.quantities.get(i as usize) {
+        for ins in self.code.iter() {
+            match *ins {
+                Ins::Num(n) => m.push_slot(Slot::Num(n)),
+                Ins::Small {
+                    value,
+                    scale,
+                    format,
+                    text,
+                } => m.push_slot(Slot::Small {
+                    value,
+                    scale,
+                    format,
+                    text: text.and_then(|(a, b)| self.src.get(a as usize..b as usize)),
+                }),
+                Ins::Qty(i) => match self.prog.quantities.get(i as usize) {
                     Some(QuantityLit {
                         value: Ok(q),
                         retained,
@@ -465,32 +510,79 @@ impl Expression {
                     }
                     None => m.push(None),
                 },
-                Op::Var(i) => match self.prog.names.get(i as usize) {
+                Ins::Var(i) => match self.prog.names.get(i as usize) {
                     Some(n) => match lookup(n.text(&self.src)) {
                         Some(v) => m.push(Some(v)),
                         None => m.fail(Recorded::Undefined(n.span.0, n.span.1)),
                     },
                     None => m.push(None),
                 },
-                Op::Call { name, argc } => {
-                    let (text, span) = match self.prog.names.get(name as usize) {
-                        Some(n) => (n.text(&self.src), n.span),
-                        None => ("", (0, 0)),
-                    };
-                    m.call(text, span, argc)
-                }
-                op => m.op(op),
+                Ins::Op(op) => m.op(op),
+                Ins::MaxMin(is_max) => m.max_min(is_max),
+                Ins::BadCall { known, span, argc } => m.call_error(known, span, argc),
             }
         }
         m.result()
     }
 }
 
+/// Resolves a program's instructions (see [`Ins`]).
+fn resolve(src: &str, prog: &Program) -> Box<[Ins]> {
+    prog.ops
+        .iter()
+        .map(|op| match *op {
+            Op::Num(n) => Ins::Num(n),
+            Op::Qty(i) => match prog.quantities.get(i as usize) {
+                Some(QuantityLit {
+                    value:
+                        Ok(Quantity {
+                            amount: Amount::Int { value, scale },
+                            format,
+                            ..
+                        }),
+                    retained,
+                    span,
+                }) if u32::try_from(span.1).is_ok() => Ins::Small {
+                    value: *value,
+                    scale: *scale,
+                    format: *format,
+                    text: retained.then_some((span.0 as u32, span.1 as u32)),
+                },
+                _ => Ins::Qty(i),
+            },
+            Op::Var(i) => Ins::Var(i),
+            Op::Call { name, argc } => {
+                let (text, span) = match prog.names.get(name as usize) {
+                    Some(n) => (n.text(src), n.span),
+                    None => ("", (0, 0)),
+                };
+                let is_max = text.eq_ignore_ascii_case("max");
+                let known = is_max || text.eq_ignore_ascii_case("min");
+                if known && argc == 2 {
+                    Ins::MaxMin(is_max)
+                } else {
+                    Ins::BadCall { known, span, argc }
+                }
+            }
+            op => Ins::Op(op),
+        })
+        .collect()
+}
+
 /// Prints a value (spec section 5) into a fresh string.
+#[inline]
 fn print(v: &Value<'_>) -> String {
-    use std::fmt::Write;
     let mut s = String::with_capacity(24);
-    let _ = write!(s, "{v}");
+    let _ = match v {
+        Value::Quantity(q) => match q.retained_text() {
+            Some(t) => {
+                s.push_str(t);
+                Ok(())
+            }
+            None => crate::quantity::print::write_canonical(q, &mut s),
+        },
+        Value::Number(n) => write_go_g(*n, &mut s),
+    };
     s
 }
 

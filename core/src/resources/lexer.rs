@@ -228,6 +228,9 @@ fn decode_utf8(b: &[u8]) -> (u32, usize) {
 
 /// Go `unicode.IsDigit` (category Nd).
 fn is_go_digit(cp: u32) -> bool {
+    if cp < 0x80 {
+        return cp.wrapping_sub(0x30) < 10;
+    }
     const ND: &[(u32, u32)] = &[
         (0x30, 0x39),
         (0x660, 0x669),
