@@ -410,21 +410,21 @@ impl Expression {
     /// `syntax_error`; `negative_result` for a final value below zero.
     pub fn eval<'a>(&'a self, vars: &[(&str, Var<'a>)]) -> Result<Value<'a>> {
         let bad = Cell::new(None);
-        let outcome = self.run(|name: &str| lookup_var(vars, name, &bad));
+        let m = self.run(|name: &str| lookup_var(vars, name, &bad));
         check_bad(&bad)?;
-        finish(&self.src, self.prog.syntax_error, outcome)
+        m.finish(&self.src, self.prog.syntax_error)
     }
 
     /// Like [`Expression::eval`] with variables already holding values (e.g. an aggregated
     /// quantity that has no text, or the format-less zero quantity). Does not allocate when the
     /// values' text is borrowed.
     pub fn eval_values<'a>(&'a self, vars: &[(&str, Value<'a>)]) -> Result<Value<'a>> {
-        let outcome = self.run(|name: &str| {
+        let m = self.run(|name: &str| {
             vars.iter()
                 .find(|(k, _)| *k == name)
                 .map(|(_, v)| v.clone())
         });
-        finish(&self.src, self.prog.syntax_error, outcome)
+        m.finish(&self.src, self.prog.syntax_error)
     }
 
     /// Evaluates and prints the result (spec section 5): exactly what `resources.eval` returns.
@@ -446,7 +446,7 @@ impl Expression {
         };
         let se = drive(src.as_bytes(), &mut sink);
         check_bad(&bad)?;
-        finish(src, se, sink.m.result())
+        sink.m.finish(src, se)
     }
 
     /// [`Expression::eval_once`] with variables holding values.
@@ -462,7 +462,7 @@ impl Expression {
             lookup,
         };
         let se = drive(src.as_bytes(), &mut sink);
-        finish(src, se, sink.m.result())
+        sink.m.finish(src, se)
     }
 
     /// [`Expression::eval_once`] and print (what `resources.eval` returns).
@@ -473,10 +473,8 @@ impl Expression {
 
     /// Runs the postfix program: every construct is evaluated, a failing one yields "no value"
     /// and overwrites the error slot.
-    fn run<'a, F: Fn(&str) -> Option<Value<'a>>>(
-        &'a self,
-        lookup: F,
-    ) -> (Option<Value<'a>>, Option<Recorded>) {
+    #[inline]
+    fn run<'a, F: Fn(&str) -> Option<Value<'a>>>(&'a self, lookup: F) -> Machine<'a> {
         let mut m = Machine::new();
         for ins in self.code.iter() {
             match *ins {
@@ -522,7 +520,7 @@ impl Expression {
                 Ins::BadCall { known, span, argc } => m.call_error(known, span, argc),
             }
         }
-        m.result()
+        m
     }
 }
 
@@ -606,17 +604,24 @@ fn lookup_var<'a, 'n>(
 }
 
 /// A referenced variable whose text is not a quantity: an input error.
+#[inline]
 fn check_bad(bad: &Cell<Option<(&str, &str)>>) -> Result<()> {
     match bad.get() {
-        Some((name, text)) => {
-            let e = Quantity::parse(text).err().unwrap_or(QuantityError::Format);
-            Err(e.to_error(&format!("variables.{name}"), text))
-        }
+        Some((name, text)) => Err(bad_variable(name, text)),
         None => Ok(()),
     }
 }
 
+#[cold]
+#[inline(never)]
+fn bad_variable(name: &str, text: &str) -> Error {
+    let e = Quantity::parse(text).err().unwrap_or(QuantityError::Format);
+    e.to_error(&format!("variables.{name}"), text)
+}
+
 /// Turns the value and error slot into the outcome (`calculator.go` `Parse`).
+#[cold]
+#[inline(never)]
 fn finish<'a>(
     src: &str,
     se: Option<SyntaxError>,
@@ -887,10 +892,31 @@ impl<'a> Machine<'a> {
         self.fail(Recorded::ArgCount(span.0, span.1))
     }
 
+    /// The outcome (`calculator.go` `Parse`): the fast path returns a non-negative number or
+    /// int64-sized quantity directly; everything else goes through [`finish`].
     #[inline]
-    fn result(&mut self) -> (Option<Value<'a>>, Option<Recorded>) {
+    fn finish(mut self, src: &str, se: Option<SyntaxError>) -> Result<Value<'a>> {
         let s = self.pop_slot();
-        (self.take(s), self.err)
+        if se.is_none() {
+            match s {
+                Slot::Num(n) if !(n < 0.0) => return Ok(Value::Number(n)),
+                Slot::Small {
+                    value,
+                    scale,
+                    format,
+                    text,
+                } if value >= 0 => {
+                    return Ok(Value::Quantity(Quantity {
+                        amount: Amount::Int { value, scale },
+                        format,
+                        text: text.map(Cow::Borrowed),
+                    }));
+                }
+                _ => {}
+            }
+        }
+        let v = self.take(s);
+        finish(src, se, (v, self.err))
     }
 }
 
