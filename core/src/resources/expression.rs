@@ -410,7 +410,8 @@ impl Expression {
     /// `syntax_error`; `negative_result` for a final value below zero.
     pub fn eval<'a>(&'a self, vars: &[(&str, Var<'a>)]) -> Result<Value<'a>> {
         let bad = Cell::new(None);
-        let m = self.run(|name: &str| lookup_var(vars, name, &bad));
+        let mut m = Machine::new();
+        self.run(&mut m, |name: &str| lookup_var(vars, name, &bad));
         check_bad(&bad)?;
         m.finish(&self.src, self.prog.syntax_error)
     }
@@ -419,7 +420,8 @@ impl Expression {
     /// quantity that has no text, or the format-less zero quantity). Does not allocate when the
     /// values' text is borrowed.
     pub fn eval_values<'a>(&'a self, vars: &[(&str, Value<'a>)]) -> Result<Value<'a>> {
-        let m = self.run(|name: &str| {
+        let mut m = Machine::new();
+        self.run(&mut m, |name: &str| {
             vars.iter()
                 .find(|(k, _)| *k == name)
                 .map(|(_, v)| v.clone())
@@ -474,8 +476,7 @@ impl Expression {
     /// Runs the postfix program: every construct is evaluated, a failing one yields "no value"
     /// and overwrites the error slot.
     #[inline]
-    fn run<'a, F: Fn(&str) -> Option<Value<'a>>>(&'a self, lookup: F) -> Machine<'a> {
-        let mut m = Machine::new();
+    fn run<'a, F: Fn(&str) -> Option<Value<'a>>>(&'a self, m: &mut Machine<'a>, lookup: F) {
         for ins in self.code.iter() {
             match *ins {
                 Ins::Num(n) => m.push_slot(Slot::Num(n)),
@@ -520,7 +521,6 @@ impl Expression {
                 Ins::BadCall { known, span, argc } => m.call_error(known, span, argc),
             }
         }
-        m
     }
 }
 
@@ -895,7 +895,7 @@ impl<'a> Machine<'a> {
     /// The outcome (`calculator.go` `Parse`): the fast path returns a non-negative number or
     /// int64-sized quantity directly; everything else goes through [`finish`].
     #[inline]
-    fn finish(mut self, src: &str, se: Option<SyntaxError>) -> Result<Value<'a>> {
+    fn finish(&mut self, src: &str, se: Option<SyntaxError>) -> Result<Value<'a>> {
         let s = self.pop_slot();
         if se.is_none() {
             match s {
