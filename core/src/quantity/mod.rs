@@ -19,7 +19,7 @@
 //! ```
 
 pub(crate) mod amount;
-mod parse;
+pub(crate) mod parse;
 pub(crate) mod print;
 
 use crate::error::Error;

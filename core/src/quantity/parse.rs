@@ -182,6 +182,21 @@ pub fn parse(s: &str) -> Result<Quantity<'_>, QuantityError> {
 /// [`general`] gives for such text; `None` for anything else.
 #[inline]
 fn fast(s: &str) -> Option<Quantity<'_>> {
+    let (value, scale, format, retained) = fast_parts(s)?;
+    Some(Quantity {
+        amount: Amount::Int { value, scale },
+        format,
+        text: if retained {
+            Some(Cow::Borrowed(s))
+        } else {
+            None
+        },
+    })
+}
+
+/// [`fast`] as raw parts: `(value, scale, format, text retained)` for `value * 10^scale`.
+#[inline]
+pub(crate) fn fast_parts(s: &str) -> Option<(i64, i32, Format, bool)> {
     let b = s.as_bytes();
     let first = *b.first()?;
     if !(b'1'..=b'9').contains(&first) {
@@ -216,33 +231,17 @@ fn fast(s: &str) -> Option<Quantity<'_>> {
         b"Ti" => (Format::BinarySI, 40),
         _ => return None,
     };
-    let digits = b.get(..n)?;
-    let (amount, retained) = if format == Format::BinarySI {
+    if format == Format::BinarySI {
         if 15 - n as i32 - (exponent * 3 / 10) - 1 < 0 {
             return None;
         }
         let v = value.checked_mul(1i64 << exponent)?;
-        (Amount::Int { value: v, scale: 0 }, value & 0x07 != 0)
+        Some((v, 0, format, value & 0x07 != 0))
     } else {
         // Every suffix exponent is a multiple of 3; the text is kept unless it ends in "000".
-        let zeros = n >= 3 && digits.get(n - 3..).is_some_and(|t| t == b"000");
-        (
-            Amount::Int {
-                value,
-                scale: exponent,
-            },
-            !zeros,
-        )
-    };
-    Some(Quantity {
-        amount,
-        format,
-        text: if retained {
-            Some(Cow::Borrowed(s))
-        } else {
-            None
-        },
-    })
+        let zeros = n >= 3 && b.get(n - 3..n).is_some_and(|t| t == b"000");
+        Some((value, exponent, format, !zeros))
+    }
 }
 
 /// Every form (see [`parse`]).

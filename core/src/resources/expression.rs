@@ -7,6 +7,7 @@ use super::compile::{
 use super::number::write_go_g;
 use crate::error::{Error, Result};
 use crate::quantity::amount::Amount;
+use crate::quantity::parse::fast_parts;
 use crate::quantity::{Format, QUANTITY_OUT_OF_RANGE, Quantity, QuantityError, go_f64_to_i64};
 use std::borrow::Cow;
 use std::cell::Cell;
@@ -154,6 +155,26 @@ enum Slot<'a> {
     },
     /// Index into [`Machine::big`].
     Big(u32),
+}
+
+/// What a variable lookup found: a ready slot (numbers, int64-sized quantities) or a value.
+enum Found<'a> {
+    Slot(Slot<'a>),
+    Value(Value<'a>),
+}
+
+/// A quantity text as a slot when it is on the one-pass fast path, else parsed in full.
+#[inline]
+fn parse_slot(s: &str) -> std::result::Result<Found<'_>, QuantityError> {
+    match fast_parts(s) {
+        Some((value, scale, format, retained)) => Ok(Found::Slot(Slot::Small {
+            value,
+            scale,
+            format,
+            text: if retained { Some(s) } else { None },
+        })),
+        None => Quantity::parse(s).map(|q| Found::Value(Value::Quantity(q))),
+    }
 }
 
 /// `(value, scale, format)` of a number or small quantity slot (`toQuantity` for a number).
@@ -424,7 +445,7 @@ impl Expression {
         self.run(&mut m, |name: &str| {
             vars.iter()
                 .find(|(k, _)| *k == name)
-                .map(|(_, v)| v.clone())
+                .map(|(_, v)| Found::Value(v.clone()))
         });
         m.finish(&self.src, self.prog.syntax_error)
     }
@@ -456,7 +477,7 @@ impl Expression {
         let lookup = |name: &str| {
             vars.iter()
                 .find(|(k, _)| *k == name)
-                .map(|(_, v)| v.clone())
+                .map(|(_, v)| Found::Value(v.clone()))
         };
         let mut sink = DirectSink {
             src,
@@ -476,7 +497,7 @@ impl Expression {
     /// Runs the postfix program: every construct is evaluated, a failing one yields "no value"
     /// and overwrites the error slot.
     #[inline]
-    fn run<'a, F: Fn(&str) -> Option<Value<'a>>>(&'a self, m: &mut Machine<'a>, lookup: F) {
+    fn run<'a, F: Fn(&str) -> Option<Found<'a>>>(&'a self, m: &mut Machine<'a>, lookup: F) {
         for ins in self.code.iter() {
             match *ins {
                 Ins::Num(n) => m.push_slot(Slot::Num(n)),
@@ -511,7 +532,7 @@ impl Expression {
                 },
                 Ins::Var(i) => match self.prog.names.get(i as usize) {
                     Some(n) => match lookup(n.text(&self.src)) {
-                        Some(v) => m.push(Some(v)),
+                        Some(f) => m.push_found(f),
                         None => m.fail(Recorded::Undefined(n.span.0, n.span.1)),
                     },
                     None => m.push(None),
@@ -589,11 +610,11 @@ fn lookup_var<'a, 'n>(
     vars: &'n [(&'n str, Var<'a>)],
     name: &str,
     bad: &Cell<Option<(&'n str, &'a str)>>,
-) -> Option<Value<'a>> {
+) -> Option<Found<'a>> {
     match vars.iter().find(|(k, _)| *k == name) {
-        Some((_, Var::Number(n))) => Some(Value::Number(*n)),
-        Some((k, Var::Quantity(s))) => match Quantity::parse(s) {
-            Ok(q) => Some(Value::Quantity(q)),
+        Some((_, Var::Number(n))) => Some(Found::Slot(Slot::Num(*n))),
+        Some((k, Var::Quantity(s))) => match parse_slot(s) {
+            Ok(f) => Some(f),
             Err(_) => {
                 bad.set(Some((k, s)));
                 None
@@ -795,6 +816,15 @@ impl<'a> Machine<'a> {
         self.push_slot(s);
     }
 
+    #[inline]
+    fn push_found(&mut self, f: Found<'a>) {
+        let s = match f {
+            Found::Slot(s) => s,
+            Found::Value(v) => self.slot(v),
+        };
+        self.push_slot(s);
+    }
+
     /// A construct failed: no value, and the error overwrites the slot.
     #[inline]
     fn fail(&mut self, r: Recorded) {
@@ -927,19 +957,19 @@ struct DirectSink<'a, F> {
     lookup: F,
 }
 
-impl<'a, F: Fn(&str) -> Option<Value<'a>>> Sink for DirectSink<'a, F> {
+impl<'a, F: Fn(&str) -> Option<Found<'a>>> Sink for DirectSink<'a, F> {
     fn emit(&mut self, e: Emit) {
         let src: &'a str = self.src;
         match e {
-            Emit::Num(n) => self.m.push(Some(Value::Number(n))),
-            Emit::Qty(a, b) => match src.get(a..b).map(Quantity::parse) {
-                Some(Ok(q)) => self.m.push(Some(Value::Quantity(q))),
+            Emit::Num(n) => self.m.push_slot(Slot::Num(n)),
+            Emit::Qty(a, b) => match src.get(a..b).map(parse_slot) {
+                Some(Ok(f)) => self.m.push_found(f),
                 _ => self.m.fail(Recorded::InvalidQuantity(a, b)),
             },
             Emit::Var(a, b) => {
                 let name = var_name(src.as_bytes().get(a..b).unwrap_or(&[]));
                 match (self.lookup)(&name) {
-                    Some(v) => self.m.push(Some(v)),
+                    Some(f) => self.m.push_found(f),
                     None => self.m.fail(Recorded::Undefined(a, b)),
                 }
             }
