@@ -958,6 +958,7 @@ struct DirectSink<'a, F> {
 }
 
 impl<'a, F: Fn(&str) -> Option<Found<'a>>> Sink for DirectSink<'a, F> {
+    #[inline]
     fn emit(&mut self, e: Emit) {
         let src: &'a str = self.src;
         match e {

@@ -46,11 +46,13 @@ pub struct Token {
 }
 
 /// Go `unicode.IsSpace` for a code point below 0x100.
+#[inline]
 pub fn is_space(b: u8) -> bool {
     matches!(b, 0x09..=0x0D | 0x20 | 0x85 | 0xA0)
 }
 
 /// Go `unicode.IsLetter` for a code point below 0x100.
+#[inline]
 pub fn is_letter(b: u8) -> bool {
     b.is_ascii_alphabetic()
         || matches!(b, 0xAA | 0xB5 | 0xBA | 0xC0..=0xD6 | 0xD8..=0xF6 | 0xF8..=0xFF)
@@ -72,11 +74,13 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    #[inline]
     fn peek(&self) -> Option<u8> {
         self.src.get(self.pos).copied()
     }
 
     /// The next token.
+    #[inline]
     pub fn next_token(&mut self) -> Token {
         while self.peek().is_some_and(is_space) {
             self.pos += 1;
@@ -136,6 +140,7 @@ impl<'a> Lexer<'a> {
     }
 
     /// The numeric scanner (`readNumber`).
+    #[inline]
     fn read_number(&mut self) {
         let (mut dot, mut exp, mut pct, mut need_exp_digit) = (false, false, false, false);
         while let Some(c) = self.peek() {
@@ -185,6 +190,7 @@ impl<'a> Lexer<'a> {
 /// `isQuantity`: the numeric part ends at the first code point (UTF-8 decoded, invalid bytes
 /// as U+FFFD) that is not a Unicode decimal digit or one of `. e E + -`; the token is a QUANTITY
 /// iff that position is > 0 and the rest is exactly one of the supported units.
+#[inline]
 pub fn is_quantity(text: &[u8]) -> bool {
     let mut i = 0;
     let mut num_end = 0;
