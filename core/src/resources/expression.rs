@@ -929,7 +929,7 @@ impl<'a> Machine<'a> {
         let s = self.pop_slot();
         if se.is_none() {
             match s {
-                Slot::Num(n) if !(n < 0.0) => return Ok(Value::Number(n)),
+                Slot::Num(n) if n >= 0.0 || n.is_nan() => return Ok(Value::Number(n)),
                 Slot::Small {
                     value,
                     scale,
