@@ -192,6 +192,16 @@ impl<'a> Lexer<'a> {
 /// iff that position is > 0 and the rest is exactly one of the supported units.
 #[inline]
 pub fn is_quantity(text: &[u8]) -> bool {
+    if text.is_ascii() {
+        // Same rule without UTF-8 decoding: ASCII decimal digits are the only ASCII Nd.
+        let Some(num_end) = text
+            .iter()
+            .position(|b| !matches!(b, b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-'))
+        else {
+            return false;
+        };
+        return num_end > 0 && is_unit(text.get(num_end..).unwrap_or(&[]));
+    }
     let mut i = 0;
     let mut num_end = 0;
     while i < text.len() {
@@ -206,8 +216,14 @@ pub fn is_quantity(text: &[u8]) -> bool {
     if num_end == 0 {
         return false;
     }
+    is_unit(&text[num_end..])
+}
+
+/// One of the calculator's quantity units.
+#[inline]
+fn is_unit(rest: &[u8]) -> bool {
     matches!(
-        &text[num_end..],
+        rest,
         b"m" | b"k" | b"M" | b"G" | b"T" | b"P" | b"Ki" | b"Mi" | b"Gi" | b"Ti" | b"Pi"
     )
 }
