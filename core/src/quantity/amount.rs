@@ -206,7 +206,7 @@ impl Amount {
     }
 
     /// `int64Amount.Add`: `false` when the sum does not fit (the caller then adds as decimals).
-    fn int_add(a: &mut (i64, i32), b: (i64, i32)) -> bool {
+    pub(crate) fn int_add(a: &mut (i64, i32), b: (i64, i32)) -> bool {
         if b.0 == 0 {
             return true;
         }

@@ -19,8 +19,8 @@
 //! ```
 
 pub(crate) mod amount;
-mod parse;
-mod print;
+pub(crate) mod parse;
+pub(crate) mod print;
 
 use crate::error::Error;
 use amount::Amount;

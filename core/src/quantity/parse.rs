@@ -169,7 +169,83 @@ fn go_parse_i64(s: &str) -> Option<i64> {
 }
 
 /// Parses `s` exactly as apimachinery `ParseQuantity` does (see [`Quantity::parse`]).
+#[inline]
 pub fn parse(s: &str) -> Result<Quantity<'_>, QuantityError> {
+    match fast(s) {
+        Some(q) => Ok(q),
+        None => general(s),
+    }
+}
+
+/// The common shape in one pass: `[1-9][0-9]{0,14}` followed by nothing, a decimal SI suffix or
+/// `Ki`/`Mi`/`Gi`/`Ti`, when the value is on apimachinery's int64 fast path. Gives exactly what
+/// [`general`] gives for such text; `None` for anything else.
+#[inline]
+fn fast(s: &str) -> Option<Quantity<'_>> {
+    let (value, scale, format, retained) = fast_parts(s)?;
+    Some(Quantity {
+        amount: Amount::Int { value, scale },
+        format,
+        text: if retained {
+            Some(Cow::Borrowed(s))
+        } else {
+            None
+        },
+    })
+}
+
+/// [`fast`] as raw parts: `(value, scale, format, text retained)` for `value * 10^scale`.
+#[inline]
+pub(crate) fn fast_parts(s: &str) -> Option<(i64, i32, Format, bool)> {
+    let b = s.as_bytes();
+    let first = *b.first()?;
+    if !(b'1'..=b'9').contains(&first) {
+        return None;
+    }
+    let mut value = (first - b'0') as i64;
+    let mut n = 1;
+    while let Some(&d) = b.get(n) {
+        if !d.is_ascii_digit() {
+            break;
+        }
+        if n == 15 {
+            return None;
+        }
+        value = value * 10 + (d - b'0') as i64;
+        n += 1;
+    }
+    let (format, exponent) = match b.get(n..)? {
+        b"" => (Format::DecimalSI, 0),
+        b"n" => (Format::DecimalSI, -9),
+        b"u" => (Format::DecimalSI, -6),
+        b"m" => (Format::DecimalSI, -3),
+        b"k" => (Format::DecimalSI, 3),
+        b"M" => (Format::DecimalSI, 6),
+        b"G" => (Format::DecimalSI, 9),
+        b"T" => (Format::DecimalSI, 12),
+        b"P" => (Format::DecimalSI, 15),
+        b"E" => (Format::DecimalSI, 18),
+        b"Ki" => (Format::BinarySI, 10),
+        b"Mi" => (Format::BinarySI, 20),
+        b"Gi" => (Format::BinarySI, 30),
+        b"Ti" => (Format::BinarySI, 40),
+        _ => return None,
+    };
+    if format == Format::BinarySI {
+        if 15 - n as i32 - (exponent * 3 / 10) - 1 < 0 {
+            return None;
+        }
+        let v = value.checked_mul(1i64 << exponent)?;
+        Some((v, 0, format, value & 0x07 != 0))
+    } else {
+        // Every suffix exponent is a multiple of 3; the text is kept unless it ends in "000".
+        let zeros = n >= 3 && b.get(n - 3..n).is_some_and(|t| t == b"000");
+        Some((value, exponent, format, !zeros))
+    }
+}
+
+/// Every form (see [`parse`]).
+fn general(s: &str) -> Result<Quantity<'_>, QuantityError> {
     if s.is_empty() {
         return Err(QuantityError::Empty);
     }
@@ -325,4 +401,57 @@ fn dec_from_str(v: &str) -> Option<(BigInt, i32)> {
         u = -u;
     }
     Some((u, scale))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The one-pass fast path agrees with the general parser on every text it accepts.
+    #[test]
+    fn fast_path_matches_general() {
+        let suffixes = [
+            "", "n", "u", "m", "k", "M", "G", "T", "P", "E", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei",
+            "K", "mi", "e3",
+        ];
+        let numbers = [
+            "1",
+            "7",
+            "8",
+            "9",
+            "10",
+            "12",
+            "100",
+            "1000",
+            "1001",
+            "2000",
+            "123456",
+            "999999999",
+            "1000000000",
+            "123456789012",
+            "999999999999999",
+            "100000000000000",
+            "1234567890123456",
+            "05",
+            "0",
+        ];
+        let mut hits = 0;
+        for n in numbers {
+            for suf in suffixes {
+                let s = format!("{n}{suf}");
+                if let Some(q) = fast(&s) {
+                    hits += 1;
+                    let g = general(&s).expect("the general parser accepts it too");
+                    assert_eq!(q.amount, g.amount, "{s}");
+                    assert_eq!(q.format, g.format, "{s}");
+                    assert_eq!(q.text, g.text, "{s}");
+                }
+            }
+        }
+        assert!(hits > 150, "fast path taken {hits} times");
+        assert!(fast("1234567890123456").is_none());
+        assert!(fast("99999Ti").is_none());
+        assert_eq!(fast("3Gi").map(|q| q.text.is_some()), Some(true));
+        assert_eq!(fast("8Gi").map(|q| q.text.is_some()), Some(false));
+    }
 }

@@ -20,10 +20,32 @@ enum Number {
 impl fmt::Display for Number {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Number::Small(v) => write!(f, "{v}"),
+            Number::Small(v) => write_int(*v, f),
             Number::Big(v) => write!(f, "{v}"),
         }
     }
+}
+
+/// Writes a decimal integer without going through `fmt` padding machinery.
+#[inline]
+pub(crate) fn write_int<W: Write + ?Sized>(v: i64, out: &mut W) -> fmt::Result {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    let mut m = v.unsigned_abs();
+    loop {
+        i -= 1;
+        if let Some(slot) = buf.get_mut(i) {
+            *slot = b'0' + (m % 10) as u8;
+        }
+        m /= 10;
+        if m == 0 || i == 0 {
+            break;
+        }
+    }
+    if v < 0 {
+        out.write_char('-')?;
+    }
+    out.write_str(std::str::from_utf8(buf.get(i..).unwrap_or(&[])).unwrap_or(""))
 }
 
 /// Writes the canonical form of `q` (ignoring retained text) to `out`.
@@ -60,7 +82,7 @@ pub fn write_canonical<W: Write>(q: &Quantity<'_>, out: &mut W) -> fmt::Result {
     match (format, rounded) {
         (Format::BinarySI, Some(r)) => {
             let (number, exponent) = canonical_base1024(&r);
-            write!(out, "{number}")?;
+            write_number(&number, out)?;
             match exponent {
                 1 => out.write_str("Ki"),
                 2 => out.write_str("Mi"),
@@ -73,7 +95,7 @@ pub fn write_canonical<W: Write>(q: &Quantity<'_>, out: &mut W) -> fmt::Result {
         }
         _ => {
             let (number, exponent) = canonical_base10(&q.amount);
-            write!(out, "{number}")?;
+            write_number(&number, out)?;
             if format == Format::DecimalExponent {
                 if exponent != 0 {
                     write!(out, "e{exponent}")?;
@@ -93,6 +115,13 @@ pub fn write_canonical<W: Write>(q: &Quantity<'_>, out: &mut W) -> fmt::Result {
                 _ => "",
             })
         }
+    }
+}
+
+fn write_number<W: Write>(n: &Number, out: &mut W) -> fmt::Result {
+    match n {
+        Number::Small(v) => write_int(*v, out),
+        Number::Big(v) => write!(out, "{v}"),
     }
 }
 

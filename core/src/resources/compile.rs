@@ -309,9 +309,12 @@ impl<'s, S: Sink> Compiler<'s, '_, S> {
                 match t.kind {
                     Tok::Number => {
                         let raw = self.text(t);
-                        let read = std::str::from_utf8(raw)
-                            .map(read_number)
-                            .unwrap_or(NumberRead::Unparsable);
+                        let read = match small_integer(raw) {
+                            Some(v) => NumberRead::Ok(v),
+                            None => std::str::from_utf8(raw)
+                                .map(read_number)
+                                .unwrap_or(NumberRead::Unparsable),
+                        };
                         match read {
                             NumberRead::Ok(_) => {}
                             NumberRead::Unparsable => {
@@ -403,6 +406,24 @@ impl<'s, S: Sink> Compiler<'s, '_, S> {
             }
         }
     }
+}
+
+/// A NUMBER token of 1 to 15 ASCII digits: exact in a float64, read as `ParseFloat` reads it
+/// (the common case, without UTF-8 validation).
+#[inline]
+fn small_integer(raw: &[u8]) -> Option<f64> {
+    if raw.is_empty() || raw.len() > 15 {
+        return None;
+    }
+    let mut v = 0u64;
+    for &b in raw {
+        let d = b.wrapping_sub(b'0');
+        if d > 9 {
+            return None;
+        }
+        v = v * 10 + d as u64;
+    }
+    Some(v as f64)
 }
 
 /// Runs the parser over `src`, feeding every reduction to `sink` in the reference's order;

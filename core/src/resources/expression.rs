@@ -6,7 +6,10 @@ use super::compile::{
 };
 use super::number::write_go_g;
 use crate::error::{Error, Result};
+use crate::quantity::amount::Amount;
+use crate::quantity::parse::fast_parts;
 use crate::quantity::{Format, QUANTITY_OUT_OF_RANGE, Quantity, QuantityError, go_f64_to_i64};
+use std::borrow::Cow;
 use std::cell::Cell;
 use std::cmp::Ordering;
 use std::fmt;
@@ -74,6 +77,32 @@ impl Value<'_> {
     }
 }
 
+/// One resolved instruction of a compiled expression: the postfix [`Op`]s with function names
+/// checked and int64-sized quantity literals unpacked at compile time.
+#[derive(Debug, Clone, Copy)]
+enum Ins {
+    Num(f64),
+    /// An int64-sized quantity literal; `text` is its retained span in the source, if any.
+    Small {
+        value: i64,
+        scale: i32,
+        format: Format,
+        text: Option<(u32, u32)>,
+    },
+    /// Any other quantity literal (big decimal or parse error): index into the literal table.
+    Qty(u32),
+    Var(u32),
+    Op(Op),
+    /// `max`/`min` with two arguments.
+    MaxMin(bool),
+    /// A call that records an error (unknown function or wrong argument count).
+    BadCall {
+        known: bool,
+        span: (usize, usize),
+        argc: u8,
+    },
+}
+
 /// A compiled resource expression. `Clone + Send + Sync`; evaluation takes `&self`.
 ///
 /// ```
@@ -87,6 +116,7 @@ impl Value<'_> {
 pub struct Expression {
     src: Box<str>,
     prog: Program,
+    code: Box<[Ins]>,
     has_vars: bool,
 }
 
@@ -106,41 +136,199 @@ enum Recorded {
 
 const INLINE: usize = 8;
 
-/// Value stack: inline for ordinary expressions, spilling to the heap only when deeper than
-/// [`INLINE`].
-struct Stack<'a> {
-    inline: [Option<Value<'a>>; INLINE],
-    len: usize,
-    spill: Vec<Option<Value<'a>>>,
+/// One value-stack slot of the evaluation machine. `Copy` and without drop glue, so pushing,
+/// popping and setting up the stack are plain moves of 32 bytes: int64-sized quantities (the
+/// apimachinery fast path) live in the slot itself, anything else (a big decimal, owned text)
+/// sits in the machine's side table.
+#[derive(Debug, Clone, Copy)]
+enum Slot<'a> {
+    /// "No value" (a failed construct).
+    Missing,
+    /// A float64 number.
+    Num(f64),
+    /// An `int64Amount` quantity: `value * 10^scale`, with its format and borrowed retained text.
+    Small {
+        value: i64,
+        scale: i32,
+        format: Format,
+        text: Option<&'a str>,
+    },
+    /// Index into [`Machine::big`].
+    Big(u32),
 }
 
-impl<'a> Stack<'a> {
-    fn new() -> Self {
-        Stack {
-            inline: [const { None }; INLINE],
-            len: 0,
-            spill: Vec::new(),
-        }
+/// What a variable lookup found: a ready slot (numbers, int64-sized quantities) or a value.
+enum Found<'a> {
+    Slot(Slot<'a>),
+    Value(Value<'a>),
+}
+
+/// A quantity text as a slot when it is on the one-pass fast path, else parsed in full.
+#[inline]
+fn parse_slot(s: &str) -> std::result::Result<Found<'_>, QuantityError> {
+    match fast_parts(s) {
+        Some((value, scale, format, retained)) => Ok(Found::Slot(Slot::Small {
+            value,
+            scale,
+            format,
+            text: if retained { Some(s) } else { None },
+        })),
+        None => Quantity::parse(s).map(|q| Found::Value(Value::Quantity(q))),
     }
-    fn push(&mut self, v: Option<Value<'a>>) {
-        if self.len < INLINE {
-            self.inline[self.len] = v;
-        } else {
-            self.spill.push(v);
-        }
-        self.len += 1;
+}
+
+/// `(value, scale, format)` of a number or small quantity slot (`toQuantity` for a number).
+#[inline]
+fn small_parts(s: Slot<'_>) -> Option<(i64, i32, Format)> {
+    match s {
+        Slot::Num(n) => Some((go_f64_to_i64(n * 1000.0), -3, Format::DecimalSI)),
+        Slot::Small {
+            value,
+            scale,
+            format,
+            ..
+        } => Some((value, scale, format)),
+        _ => None,
     }
-    fn pop(&mut self) -> Option<Value<'a>> {
-        if self.len == 0 {
-            return None;
+}
+
+/// apimachinery `MilliValue` of an int64 amount.
+#[inline]
+fn small_milli(value: i64, scale: i32) -> i64 {
+    Amount::Int { value, scale }.milli()
+}
+
+/// `+ - * /` when both operands are numbers or int64-sized quantities and the result stays
+/// int64-sized: exactly what [`binary`] computes, without building [`Quantity`] values.
+/// `None` = not handled here (the caller takes the general path).
+#[inline]
+fn fast_binary<'a>(
+    op: Op,
+    l: Slot<'a>,
+    r: Slot<'a>,
+    err: &mut Option<Recorded>,
+) -> Option<Slot<'a>> {
+    match op {
+        Op::Add | Op::Sub => {
+            if let (Slot::Num(a), Slot::Num(b)) = (l, r) {
+                return Some(Slot::Num(if op == Op::Add { a + b } else { a - b }));
+            }
+            let (lv, ls, lf) = small_parts(l)?;
+            let (mut rv, rs, rf) = small_parts(r)?;
+            if op == Op::Sub {
+                rv = rv.wrapping_neg();
+            }
+            let format = if lv == 0 { rf } else { lf };
+            let mut a = (lv, ls);
+            if !Amount::int_add(&mut a, (rv, rs)) {
+                return None;
+            }
+            Some(Slot::Small {
+                value: a.0,
+                scale: a.1,
+                format,
+                text: None,
+            })
         }
-        self.len -= 1;
-        if self.len < INLINE {
-            self.inline[self.len].take()
-        } else {
-            self.spill.pop().flatten()
-        }
+        Op::Mul => match (l, r) {
+            (Slot::Num(a), Slot::Num(b)) => Some(Slot::Num(a * b)),
+            (Slot::Small { .. }, Slot::Small { .. }) => {
+                *err = Some(Recorded::QuantityTimesQuantity);
+                Some(Slot::Missing)
+            }
+            (
+                Slot::Small {
+                    value,
+                    scale,
+                    format,
+                    ..
+                },
+                Slot::Num(n),
+            )
+            | (
+                Slot::Num(n),
+                Slot::Small {
+                    value,
+                    scale,
+                    format,
+                    ..
+                },
+            ) => Some(Slot::Small {
+                value: go_f64_to_i64(small_milli(value, scale) as f64 * n),
+                scale: -3,
+                format,
+                text: None,
+            }),
+            _ => None,
+        },
+        _ => match (l, r) {
+            (Slot::Big(_), _) | (_, Slot::Big(_)) => None,
+            (_, Slot::Small { .. }) => {
+                *err = Some(Recorded::DivisionByQuantity);
+                Some(Slot::Missing)
+            }
+            (_, Slot::Num(n)) if n == 0.0 => {
+                *err = Some(Recorded::DivisionByZero);
+                Some(Slot::Missing)
+            }
+            (
+                Slot::Small {
+                    value,
+                    scale,
+                    format,
+                    ..
+                },
+                Slot::Num(n),
+            ) => Some(Slot::Small {
+                value: go_f64_to_i64(small_milli(value, scale) as f64 / n),
+                scale: -3,
+                format,
+                text: None,
+            }),
+            (Slot::Num(a), Slot::Num(b)) => Some(Slot::Num(a / b)),
+            _ => None,
+        },
     }
+}
+
+/// `maxFunc` / `minFunc` on numbers and int64-sized quantities (see [`max_min`]).
+#[inline]
+fn fast_max_min<'a>(is_max: bool, a: Slot<'a>, b: Slot<'a>) -> Option<Slot<'a>> {
+    if let (Slot::Num(x), Slot::Num(y)) = (a, b) {
+        let left = if is_max { x >= y } else { x <= y };
+        return Some(Slot::Num(if left { x } else { y }));
+    }
+    let as_q = |s: Slot<'a>| -> Option<Slot<'a>> {
+        match s {
+            Slot::Num(n) => Some(Slot::Small {
+                value: go_f64_to_i64(n * 1000.0),
+                scale: -3,
+                format: Format::DecimalSI,
+                text: None,
+            }),
+            Slot::Small { .. } => Some(s),
+            _ => None,
+        }
+    };
+    let a = as_q(a)?;
+    let b = as_q(b)?;
+    let (Some((av, as_, _)), Some((bv, bs, _))) = (small_parts(a), small_parts(b)) else {
+        return None;
+    };
+    let o = Amount::Int {
+        value: av,
+        scale: as_,
+    }
+    .cmp_value(&Amount::Int {
+        value: bv,
+        scale: bs,
+    });
+    let left = if is_max {
+        o != Ordering::Less
+    } else {
+        o != Ordering::Greater
+    };
+    Some(if left { a } else { b })
 }
 
 /// `toQuantity` of a number: `NewMilliQuantity(int64(n*1000), DecimalSI)`.
@@ -176,9 +364,11 @@ impl Expression {
     pub fn compile_unchecked(src: &str) -> Expression {
         let prog = compile(src.as_bytes());
         let has_vars = prog.ops.iter().any(|op| matches!(op, Op::Var(_)));
+        let code = resolve(src, &prog);
         Expression {
             src: src.into(),
             prog,
+            code,
             has_vars,
         }
     }
@@ -241,21 +431,23 @@ impl Expression {
     /// `syntax_error`; `negative_result` for a final value below zero.
     pub fn eval<'a>(&'a self, vars: &[(&str, Var<'a>)]) -> Result<Value<'a>> {
         let bad = Cell::new(None);
-        let outcome = self.run(|name: &str| lookup_var(vars, name, &bad));
+        let mut m = Machine::new();
+        self.run(&mut m, |name: &str| lookup_var(vars, name, &bad));
         check_bad(&bad)?;
-        finish(&self.src, self.prog.syntax_error, outcome)
+        m.finish(&self.src, self.prog.syntax_error)
     }
 
     /// Like [`Expression::eval`] with variables already holding values (e.g. an aggregated
     /// quantity that has no text, or the format-less zero quantity). Does not allocate when the
     /// values' text is borrowed.
     pub fn eval_values<'a>(&'a self, vars: &[(&str, Value<'a>)]) -> Result<Value<'a>> {
-        let outcome = self.run(|name: &str| {
+        let mut m = Machine::new();
+        self.run(&mut m, |name: &str| {
             vars.iter()
                 .find(|(k, _)| *k == name)
-                .map(|(_, v)| v.clone())
+                .map(|(_, v)| Found::Value(v.clone()))
         });
-        finish(&self.src, self.prog.syntax_error, outcome)
+        m.finish(&self.src, self.prog.syntax_error)
     }
 
     /// Evaluates and prints the result (spec section 5): exactly what `resources.eval` returns.
@@ -277,7 +469,7 @@ impl Expression {
         };
         let se = drive(src.as_bytes(), &mut sink);
         check_bad(&bad)?;
-        finish(src, se, sink.m.result())
+        sink.m.finish(src, se)
     }
 
     /// [`Expression::eval_once`] with variables holding values.
@@ -285,7 +477,7 @@ impl Expression {
         let lookup = |name: &str| {
             vars.iter()
                 .find(|(k, _)| *k == name)
-                .map(|(_, v)| v.clone())
+                .map(|(_, v)| Found::Value(v.clone()))
         };
         let mut sink = DirectSink {
             src,
@@ -293,7 +485,7 @@ impl Expression {
             lookup,
         };
         let se = drive(src.as_bytes(), &mut sink);
-        finish(src, se, sink.m.result())
+        sink.m.finish(src, se)
     }
 
     /// [`Expression::eval_once`] and print (what `resources.eval` returns).
@@ -304,15 +496,23 @@ impl Expression {
 
     /// Runs the postfix program: every construct is evaluated, a failing one yields "no value"
     /// and overwrites the error slot.
-    fn run<'a, F: Fn(&str) -> Option<Value<'a>>>(
-        &'a self,
-        lookup: F,
-    ) -> (Option<Value<'a>>, Option<Recorded>) {
-        let mut m = Machine::new();
-        for op in self.prog.ops.iter() {
-            match *op {
-                Op::Num(n) => m.push(Some(Value::Number(n))),
-                Op::Qty(i) => match self.prog.quantities.get(i as usize) {
+    #[inline]
+    fn run<'a, F: Fn(&str) -> Option<Found<'a>>>(&'a self, m: &mut Machine<'a>, lookup: F) {
+        for ins in self.code.iter() {
+            match *ins {
+                Ins::Num(n) => m.push_slot(Slot::Num(n)),
+                Ins::Small {
+                    value,
+                    scale,
+                    format,
+                    text,
+                } => m.push_slot(Slot::Small {
+                    value,
+                    scale,
+                    format,
+                    text: text.and_then(|(a, b)| self.src.get(a as usize..b as usize)),
+                }),
+                Ins::Qty(i) => match self.prog.quantities.get(i as usize) {
                     Some(QuantityLit {
                         value: Ok(q),
                         retained,
@@ -330,32 +530,78 @@ impl Expression {
                     }
                     None => m.push(None),
                 },
-                Op::Var(i) => match self.prog.names.get(i as usize) {
+                Ins::Var(i) => match self.prog.names.get(i as usize) {
                     Some(n) => match lookup(n.text(&self.src)) {
-                        Some(v) => m.push(Some(v)),
+                        Some(f) => m.push_found(f),
                         None => m.fail(Recorded::Undefined(n.span.0, n.span.1)),
                     },
                     None => m.push(None),
                 },
-                Op::Call { name, argc } => {
-                    let (text, span) = match self.prog.names.get(name as usize) {
-                        Some(n) => (n.text(&self.src), n.span),
-                        None => ("", (0, 0)),
-                    };
-                    m.call(text, span, argc)
-                }
-                op => m.op(op),
+                Ins::Op(op) => m.op(op),
+                Ins::MaxMin(is_max) => m.max_min(is_max),
+                Ins::BadCall { known, span, argc } => m.call_error(known, span, argc),
             }
         }
-        m.result()
     }
 }
 
+/// Resolves a program's instructions (see [`Ins`]).
+fn resolve(src: &str, prog: &Program) -> Box<[Ins]> {
+    prog.ops
+        .iter()
+        .map(|op| match *op {
+            Op::Num(n) => Ins::Num(n),
+            Op::Qty(i) => match prog.quantities.get(i as usize) {
+                Some(QuantityLit {
+                    value:
+                        Ok(Quantity {
+                            amount: Amount::Int { value, scale },
+                            format,
+                            ..
+                        }),
+                    retained,
+                    span,
+                }) if u32::try_from(span.1).is_ok() => Ins::Small {
+                    value: *value,
+                    scale: *scale,
+                    format: *format,
+                    text: retained.then_some((span.0 as u32, span.1 as u32)),
+                },
+                _ => Ins::Qty(i),
+            },
+            Op::Var(i) => Ins::Var(i),
+            Op::Call { name, argc } => {
+                let (text, span) = match prog.names.get(name as usize) {
+                    Some(n) => (n.text(src), n.span),
+                    None => ("", (0, 0)),
+                };
+                let is_max = text.eq_ignore_ascii_case("max");
+                let known = is_max || text.eq_ignore_ascii_case("min");
+                if known && argc == 2 {
+                    Ins::MaxMin(is_max)
+                } else {
+                    Ins::BadCall { known, span, argc }
+                }
+            }
+            op => Ins::Op(op),
+        })
+        .collect()
+}
+
 /// Prints a value (spec section 5) into a fresh string.
+#[inline]
 fn print(v: &Value<'_>) -> String {
-    use std::fmt::Write;
     let mut s = String::with_capacity(24);
-    let _ = write!(s, "{v}");
+    let _ = match v {
+        Value::Quantity(q) => match q.retained_text() {
+            Some(t) => {
+                s.push_str(t);
+                Ok(())
+            }
+            None => crate::quantity::print::write_canonical(q, &mut s),
+        },
+        Value::Number(n) => write_go_g(*n, &mut s),
+    };
     s
 }
 
@@ -364,11 +610,11 @@ fn lookup_var<'a, 'n>(
     vars: &'n [(&'n str, Var<'a>)],
     name: &str,
     bad: &Cell<Option<(&'n str, &'a str)>>,
-) -> Option<Value<'a>> {
+) -> Option<Found<'a>> {
     match vars.iter().find(|(k, _)| *k == name) {
-        Some((_, Var::Number(n))) => Some(Value::Number(*n)),
-        Some((k, Var::Quantity(s))) => match Quantity::parse(s) {
-            Ok(q) => Some(Value::Quantity(q)),
+        Some((_, Var::Number(n))) => Some(Found::Slot(Slot::Num(*n))),
+        Some((k, Var::Quantity(s))) => match parse_slot(s) {
+            Ok(f) => Some(f),
             Err(_) => {
                 bad.set(Some((k, s)));
                 None
@@ -379,17 +625,24 @@ fn lookup_var<'a, 'n>(
 }
 
 /// A referenced variable whose text is not a quantity: an input error.
+#[inline]
 fn check_bad(bad: &Cell<Option<(&str, &str)>>) -> Result<()> {
     match bad.get() {
-        Some((name, text)) => {
-            let e = Quantity::parse(text).err().unwrap_or(QuantityError::Format);
-            Err(e.to_error(&format!("variables.{name}"), text))
-        }
+        Some((name, text)) => Err(bad_variable(name, text)),
         None => Ok(()),
     }
 }
 
+#[cold]
+#[inline(never)]
+fn bad_variable(name: &str, text: &str) -> Error {
+    let e = Quantity::parse(text).err().unwrap_or(QuantityError::Format);
+    e.to_error(&format!("variables.{name}"), text)
+}
+
 /// Turns the value and error slot into the outcome (`calculator.go` `Parse`).
+#[cold]
+#[inline(never)]
 fn finish<'a>(
     src: &str,
     se: Option<SyntaxError>,
@@ -463,75 +716,237 @@ fn build_error(src: &str, r: Recorded) -> Error {
 }
 
 /// The evaluation machine shared by compiled and one-pass evaluation: a value stack of
-/// `Option<Value>` ("no value" = None) and the error slot.
+/// [`Slot`]s (inline up to [`INLINE`] deep), a side table for values that are not int64-sized,
+/// and the error slot.
 struct Machine<'a> {
-    st: Stack<'a>,
+    inline: [Slot<'a>; INLINE],
+    len: usize,
+    spill: Vec<Slot<'a>>,
+    big: Vec<Value<'a>>,
     err: Option<Recorded>,
 }
 
 impl<'a> Machine<'a> {
+    #[inline]
     fn new() -> Self {
         Machine {
-            st: Stack::new(),
+            inline: [Slot::Missing; INLINE],
+            len: 0,
+            spill: Vec::new(),
+            big: Vec::new(),
             err: None,
         }
     }
 
+    #[inline]
+    fn push_slot(&mut self, s: Slot<'a>) {
+        match self.inline.get_mut(self.len) {
+            Some(x) => *x = s,
+            None => self.spill.push(s),
+        }
+        self.len += 1;
+    }
+
+    #[inline]
+    fn pop_slot(&mut self) -> Slot<'a> {
+        if self.len == 0 {
+            return Slot::Missing;
+        }
+        self.len -= 1;
+        match self.inline.get(self.len) {
+            Some(s) => *s,
+            None => self.spill.pop().unwrap_or(Slot::Missing),
+        }
+    }
+
+    /// Stores a value as a slot (int64-sized quantities with borrowed or no text stay inline).
+    #[inline]
+    fn slot(&mut self, v: Value<'a>) -> Slot<'a> {
+        match v {
+            Value::Number(n) => Slot::Num(n),
+            Value::Quantity(q) => match (&q.amount, &q.text) {
+                (Amount::Int { value, scale }, None) => Slot::Small {
+                    value: *value,
+                    scale: *scale,
+                    format: q.format,
+                    text: None,
+                },
+                (Amount::Int { value, scale }, Some(Cow::Borrowed(t))) => Slot::Small {
+                    value: *value,
+                    scale: *scale,
+                    format: q.format,
+                    text: Some(t),
+                },
+                _ => {
+                    self.big.push(Value::Quantity(q));
+                    Slot::Big((self.big.len() - 1) as u32)
+                }
+            },
+        }
+    }
+
+    /// The value of a slot (a side-table entry is moved out; each slot is taken once).
+    fn take(&mut self, s: Slot<'a>) -> Option<Value<'a>> {
+        match s {
+            Slot::Missing => None,
+            Slot::Num(n) => Some(Value::Number(n)),
+            Slot::Small {
+                value,
+                scale,
+                format,
+                text,
+            } => Some(Value::Quantity(Quantity {
+                amount: Amount::Int { value, scale },
+                format,
+                text: text.map(Cow::Borrowed),
+            })),
+            Slot::Big(i) => self
+                .big
+                .get_mut(i as usize)
+                .map(|v| std::mem::replace(v, Value::Number(0.0))),
+        }
+    }
+
+    #[inline]
     fn push(&mut self, v: Option<Value<'a>>) {
-        self.st.push(v);
+        let s = match v {
+            Some(v) => self.slot(v),
+            None => Slot::Missing,
+        };
+        self.push_slot(s);
+    }
+
+    #[inline]
+    fn push_found(&mut self, f: Found<'a>) {
+        let s = match f {
+            Found::Slot(s) => s,
+            Found::Value(v) => self.slot(v),
+        };
+        self.push_slot(s);
     }
 
     /// A construct failed: no value, and the error overwrites the slot.
+    #[inline]
     fn fail(&mut self, r: Recorded) {
         self.err = Some(r);
-        self.st.push(None);
+        self.push_slot(Slot::Missing);
     }
 
     /// `+ - * /` or unary minus.
+    #[inline]
     fn op(&mut self, op: Op) {
-        let v = if op == Op::Neg {
-            self.st.pop().map(|v| match v {
-                Value::Number(n) => Value::Number(-n),
-                Value::Quantity(mut q) => {
-                    q.neg();
-                    Value::Quantity(q)
-                }
-            })
-        } else {
-            let r = self.st.pop();
-            let l = self.st.pop();
-            match (l, r) {
-                (Some(l), Some(r)) => binary(op, l, r, &mut self.err),
-                _ => None,
-            }
+        if op == Op::Neg {
+            let s = match self.pop_slot() {
+                Slot::Num(n) => Slot::Num(-n),
+                Slot::Small {
+                    value,
+                    scale,
+                    format,
+                    ..
+                } => Slot::Small {
+                    value: value.wrapping_neg(),
+                    scale,
+                    format,
+                    text: None,
+                },
+                Slot::Missing => Slot::Missing,
+                big => match self.take(big) {
+                    Some(Value::Quantity(mut q)) => {
+                        q.neg();
+                        self.slot(Value::Quantity(q))
+                    }
+                    Some(Value::Number(n)) => Slot::Num(-n),
+                    None => Slot::Missing,
+                },
+            };
+            return self.push_slot(s);
+        }
+        let r = self.pop_slot();
+        let l = self.pop_slot();
+        let s = match (l, r) {
+            (Slot::Missing, _) | (_, Slot::Missing) => Slot::Missing,
+            _ => match fast_binary(op, l, r, &mut self.err) {
+                Some(s) => s,
+                None => match (self.take(l), self.take(r)) {
+                    (Some(l), Some(r)) => match binary(op, l, r, &mut self.err) {
+                        Some(v) => self.slot(v),
+                        None => Slot::Missing,
+                    },
+                    _ => Slot::Missing,
+                },
+            },
         };
-        self.st.push(v);
+        self.push_slot(s);
+    }
+
+    /// `max`/`min` with two arguments (the name already checked).
+    #[inline]
+    fn max_min(&mut self, is_max: bool) {
+        let b = self.pop_slot();
+        let a = self.pop_slot();
+        let s = match (a, b) {
+            (Slot::Missing, _) | (_, Slot::Missing) => Slot::Missing,
+            _ => match fast_max_min(is_max, a, b) {
+                Some(s) => s,
+                None => match (self.take(a), self.take(b)) {
+                    (Some(a), Some(b)) => {
+                        let v = max_min(is_max, a, b);
+                        self.slot(v)
+                    }
+                    _ => Slot::Missing,
+                },
+            },
+        };
+        self.push_slot(s);
     }
 
     /// `callFunc`: the name is checked first, then the argument count, then missing values.
+    #[inline]
     fn call(&mut self, name: &str, span: (usize, usize), argc: u8) {
-        let (a, b) = if argc == 2 {
-            let b = self.st.pop();
-            (self.st.pop(), b)
-        } else {
-            (self.st.pop(), None)
-        };
         let is_max = name.eq_ignore_ascii_case("max");
-        if !is_max && !name.eq_ignore_ascii_case("min") {
-            return self.fail(Recorded::UnknownFunction(span.0, span.1));
+        if argc == 2 && (is_max || name.eq_ignore_ascii_case("min")) {
+            return self.max_min(is_max);
         }
-        if argc != 2 {
-            return self.fail(Recorded::ArgCount(span.0, span.1));
-        }
-        let v = match (a, b) {
-            (Some(a), Some(b)) => Some(max_min(is_max, a, b)),
-            _ => None,
-        };
-        self.st.push(v);
+        self.call_error(is_max || name.eq_ignore_ascii_case("min"), span, argc)
     }
 
-    fn result(&mut self) -> (Option<Value<'a>>, Option<Recorded>) {
-        (self.st.pop(), self.err)
+    /// A call that cannot succeed: pops its arguments and records why.
+    fn call_error(&mut self, known: bool, span: (usize, usize), argc: u8) {
+        if argc == 2 {
+            self.pop_slot();
+        }
+        self.pop_slot();
+        if !known {
+            return self.fail(Recorded::UnknownFunction(span.0, span.1));
+        }
+        self.fail(Recorded::ArgCount(span.0, span.1))
+    }
+
+    /// The outcome (`calculator.go` `Parse`): the fast path returns a non-negative number or
+    /// int64-sized quantity directly; everything else goes through [`finish`].
+    #[inline]
+    fn finish(&mut self, src: &str, se: Option<SyntaxError>) -> Result<Value<'a>> {
+        let s = self.pop_slot();
+        if se.is_none() {
+            match s {
+                Slot::Num(n) if n >= 0.0 || n.is_nan() => return Ok(Value::Number(n)),
+                Slot::Small {
+                    value,
+                    scale,
+                    format,
+                    text,
+                } if value >= 0 => {
+                    return Ok(Value::Quantity(Quantity {
+                        amount: Amount::Int { value, scale },
+                        format,
+                        text: text.map(Cow::Borrowed),
+                    }));
+                }
+                _ => {}
+            }
+        }
+        let v = self.take(s);
+        finish(src, se, (v, self.err))
     }
 }
 
@@ -542,19 +957,20 @@ struct DirectSink<'a, F> {
     lookup: F,
 }
 
-impl<'a, F: Fn(&str) -> Option<Value<'a>>> Sink for DirectSink<'a, F> {
+impl<'a, F: Fn(&str) -> Option<Found<'a>>> Sink for DirectSink<'a, F> {
+    #[inline]
     fn emit(&mut self, e: Emit) {
         let src: &'a str = self.src;
         match e {
-            Emit::Num(n) => self.m.push(Some(Value::Number(n))),
-            Emit::Qty(a, b) => match src.get(a..b).map(Quantity::parse) {
-                Some(Ok(q)) => self.m.push(Some(Value::Quantity(q))),
+            Emit::Num(n) => self.m.push_slot(Slot::Num(n)),
+            Emit::Qty(a, b) => match src.get(a..b).map(parse_slot) {
+                Some(Ok(f)) => self.m.push_found(f),
                 _ => self.m.fail(Recorded::InvalidQuantity(a, b)),
             },
             Emit::Var(a, b) => {
                 let name = var_name(src.as_bytes().get(a..b).unwrap_or(&[]));
                 match (self.lookup)(&name) {
-                    Some(v) => self.m.push(Some(v)),
+                    Some(f) => self.m.push_found(f),
                     None => self.m.fail(Recorded::Undefined(a, b)),
                 }
             }

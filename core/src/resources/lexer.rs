@@ -46,11 +46,13 @@ pub struct Token {
 }
 
 /// Go `unicode.IsSpace` for a code point below 0x100.
+#[inline]
 pub fn is_space(b: u8) -> bool {
     matches!(b, 0x09..=0x0D | 0x20 | 0x85 | 0xA0)
 }
 
 /// Go `unicode.IsLetter` for a code point below 0x100.
+#[inline]
 pub fn is_letter(b: u8) -> bool {
     b.is_ascii_alphabetic()
         || matches!(b, 0xAA | 0xB5 | 0xBA | 0xC0..=0xD6 | 0xD8..=0xF6 | 0xF8..=0xFF)
@@ -72,11 +74,13 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    #[inline]
     fn peek(&self) -> Option<u8> {
         self.src.get(self.pos).copied()
     }
 
     /// The next token.
+    #[inline]
     pub fn next_token(&mut self) -> Token {
         while self.peek().is_some_and(is_space) {
             self.pos += 1;
@@ -136,6 +140,7 @@ impl<'a> Lexer<'a> {
     }
 
     /// The numeric scanner (`readNumber`).
+    #[inline]
     fn read_number(&mut self) {
         let (mut dot, mut exp, mut pct, mut need_exp_digit) = (false, false, false, false);
         while let Some(c) = self.peek() {
@@ -185,7 +190,18 @@ impl<'a> Lexer<'a> {
 /// `isQuantity`: the numeric part ends at the first code point (UTF-8 decoded, invalid bytes
 /// as U+FFFD) that is not a Unicode decimal digit or one of `. e E + -`; the token is a QUANTITY
 /// iff that position is > 0 and the rest is exactly one of the supported units.
+#[inline]
 pub fn is_quantity(text: &[u8]) -> bool {
+    if text.is_ascii() {
+        // Same rule without UTF-8 decoding: ASCII decimal digits are the only ASCII Nd.
+        let Some(num_end) = text
+            .iter()
+            .position(|b| !matches!(b, b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-'))
+        else {
+            return false;
+        };
+        return num_end > 0 && is_unit(text.get(num_end..).unwrap_or(&[]));
+    }
     let mut i = 0;
     let mut num_end = 0;
     while i < text.len() {
@@ -200,8 +216,14 @@ pub fn is_quantity(text: &[u8]) -> bool {
     if num_end == 0 {
         return false;
     }
+    is_unit(&text[num_end..])
+}
+
+/// One of the calculator's quantity units.
+#[inline]
+fn is_unit(rest: &[u8]) -> bool {
     matches!(
-        &text[num_end..],
+        rest,
         b"m" | b"k" | b"M" | b"G" | b"T" | b"P" | b"Ki" | b"Mi" | b"Gi" | b"Ti" | b"Pi"
     )
 }
@@ -228,6 +250,9 @@ fn decode_utf8(b: &[u8]) -> (u32, usize) {
 
 /// Go `unicode.IsDigit` (category Nd).
 fn is_go_digit(cp: u32) -> bool {
+    if cp < 0x80 {
+        return cp.wrapping_sub(0x30) < 10;
+    }
     const ND: &[(u32, u32)] = &[
         (0x30, 0x39),
         (0x660, 0x669),

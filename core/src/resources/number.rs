@@ -109,7 +109,7 @@ pub fn write_go_g<W: Write>(x: f64, out: &mut W) -> fmt::Result {
     }
     // Integers below 10^6 print as plain digits (decimal exponent < 6).
     if x.fract() == 0.0 && x.abs() < 1e6 {
-        return write!(out, "{}", x as i64);
+        return crate::quantity::print::write_int(x as i64, out);
     }
     // Rust's `{:e}` gives the shortest round-trip digits: "d.ddde-5".
     let mut buf = StackBuf::new();
