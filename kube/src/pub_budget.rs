@@ -7,7 +7,7 @@
 //! [`pub_from_json`]. Mirrors OpenKruise v1.9.0 `pkg/webhook/pod/validating/pod_unavailable_budget.go`;
 //! the decision is [`kruise_core::pub_budget::admit`].
 //!
-//! ```ignore
+//! ```text
 //! let review: AdmissionReview = serde_json::from_slice(&body)?;
 //! let req = review.request.as_ref().unwrap();
 //! let evicted = fetch_pod_if_eviction(req);              // your client: GET pods/{req.name}

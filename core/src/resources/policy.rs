@@ -444,69 +444,62 @@ pub fn apply(
         message: format!("resourcesExpr.{field}: {}", e.message).into(),
         field: Some(format!("resourcesExpr.{field}")),
     };
+    // (field, expression, aggregate, is_limit, output slot), in the reference's evaluation order.
+    let mut fields = Vec::with_capacity(4);
     if let Some(l) = &policy.resources_expr.limits {
-        for (field, expr, agg, slot) in [
-            (
-                "limits.cpu",
-                &l.cpu,
-                &aggregate.limits.cpu,
-                &mut out.limits.cpu,
-            ),
-            (
-                "limits.memory",
-                &l.memory,
-                &aggregate.limits.memory,
-                &mut out.limits.memory,
-            ),
-        ] {
-            if expr.is_empty() {
-                continue;
-            }
-            let variable = if names_memory(expr) { "memory" } else { "cpu" };
-            let result = match agg {
-                Some(a) => evaluate_field(expr, Some(a), true).map_err(|e| field_err(field, e))?,
-                None => None,
-            };
-            *slot = result.clone();
-            out.steps.push(Step {
-                field,
-                expr: expr.clone(),
-                variable,
-                input: agg.clone(),
-                result,
-            });
-        }
+        fields.push((
+            "limits.cpu",
+            &l.cpu,
+            &aggregate.limits.cpu,
+            true,
+            &mut out.limits.cpu,
+        ));
+        fields.push((
+            "limits.memory",
+            &l.memory,
+            &aggregate.limits.memory,
+            true,
+            &mut out.limits.memory,
+        ));
     }
     if let Some(r) = &policy.resources_expr.requests {
-        for (field, expr, agg, slot) in [
-            (
-                "requests.cpu",
-                &r.cpu,
-                &aggregate.requests.cpu,
-                &mut out.requests.cpu,
-            ),
-            (
-                "requests.memory",
-                &r.memory,
-                &aggregate.requests.memory,
-                &mut out.requests.memory,
-            ),
-        ] {
-            if expr.is_empty() {
-                continue;
-            }
-            let variable = if names_memory(expr) { "memory" } else { "cpu" };
-            let result =
-                evaluate_field(expr, agg.as_ref(), false).map_err(|e| field_err(field, e))?;
-            *slot = result.clone();
-            out.steps.push(Step {
-                field,
-                expr: expr.clone(),
-                variable,
-                input: agg.clone(),
-                result,
-            });
-        }
+        fields.push((
+            "requests.cpu",
+            &r.cpu,
+            &aggregate.requests.cpu,
+            false,
+            &mut out.requests.cpu,
+        ));
+        fields.push((
+            "requests.memory",
+            &r.memory,
+            &aggregate.requests.memory,
+            false,
+            &mut out.requests.memory,
+        ));
     }
+    let mut steps = Vec::with_capacity(fields.len());
+    for (field, expr, agg, is_limit, slot) in fields {
+        if expr.is_empty() {
+            continue;
+        }
+        let variable = if names_memory(expr) { "memory" } else { "cpu" };
+        // An undefined aggregate limit leaves the limit unset without parsing the expression;
+        // requests are always evaluated, an absent aggregate counting as zero.
+        let result = if is_limit && agg.is_none() {
+            None
+        } else {
+            evaluate_field(expr, agg.as_ref(), is_limit).map_err(|e| field_err(field, e))?
+        };
+        *slot = result.clone();
+        steps.push(Step {
+            field,
+            expr: expr.clone(),
+            variable,
+            input: agg.clone(),
+            result,
+        });
+    }
+    out.steps = steps;
     Ok(out)
 }
