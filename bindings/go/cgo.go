@@ -11,6 +11,7 @@ import "C"
 
 import (
 	"encoding/json"
+	"math"
 	"unsafe"
 )
 
@@ -51,7 +52,9 @@ func result(status C.kruise_status, buf C.kruise_buf) ([]byte, error) {
 
 // Call calls the decision function fnID (e.g. "resources.eval") on the JSON document input and
 // returns the result JSON. A decision error is an *Error (Kind "unknown_fn", "invalid_input",
-// "invalid_json", or the function's own kinds). Safe for concurrent use.
+// "invalid_json" (also for arrays and objects nested 128 deep, the JSON parser's limit),
+// "input_too_large" (input longer than MaxInputBytes), or the function's own kinds). Safe for
+// concurrent use.
 func Call(fnID string, input []byte) ([]byte, error) {
 	fp, fl := stringArg(fnID)
 	ip, il := bytesArg(input)
@@ -90,6 +93,28 @@ func Matches(fnID string, expected, got []byte) (bool, error) {
 	return res == 1, nil
 }
 
+// SetMaxInputBytes sets the input-size limit, in bytes, of Call, Matches and Compile (default
+// DefaultMaxInputBytes, 16 MiB) and returns the previous limit. A longer input is an *Error with
+// Kind "input_too_large" and Status StatusInputTooLarge, refused before it is read. The limit is
+// the linked C library's and so process-wide. It panics when n is negative.
+func SetMaxInputBytes(n int) int {
+	if n < 0 {
+		panic("kruisecore: SetMaxInputBytes: negative limit")
+	}
+	return clampInt(C.kruise_set_max_input_bytes(C.size_t(n)))
+}
+
+// MaxInputBytes is the current input-size limit in bytes.
+func MaxInputBytes() int { return clampInt(C.kruise_max_input_bytes()) }
+
+// clampInt converts a size_t to int, saturating (the C side may hold SIZE_MAX).
+func clampInt(n C.size_t) int {
+	if uint64(n) > math.MaxInt {
+		return math.MaxInt
+	}
+	return int(n)
+}
+
 // Version is the version of the linked Rust library (e.g. "0.1.0").
 func Version() string { return C.GoString(C.kruise_version()) }
 
@@ -105,5 +130,6 @@ func cStatuses() map[Status]uint32 {
 		StatusPanic:           uint32(C.KRUISE_PANIC),
 		StatusInvalidArgument: uint32(C.KRUISE_INVALID_ARGUMENT),
 		StatusUnsupported:     uint32(C.KRUISE_UNSUPPORTED),
+		StatusInputTooLarge:   uint32(C.KRUISE_INPUT_TOO_LARGE),
 	}
 }

@@ -20,7 +20,12 @@ const (
 	StatusPanic           Status = 6 // a Rust panic was caught (a bug)
 	StatusInvalidArgument Status = 7 // an argument is out of range
 	StatusUnsupported     Status = 8 // not available in this build of the library
+	StatusInputTooLarge   Status = 9 // an input is longer than MaxInputBytes; Kind "input_too_large"
 )
+
+// DefaultMaxInputBytes is the default input-size limit (16 MiB) of Call, Matches and Compile; see
+// SetMaxInputBytes.
+const DefaultMaxInputBytes = 16 << 20
 
 // ErrCgoRequired is returned by every function when the package was built without cgo.
 var ErrCgoRequired = errors.New("kruisecore: built without cgo; the Rust library needs CGO_ENABLED=1")

@@ -1,3 +1,3 @@
 module github.com/kruise-core/kruise-core/bindings/go
 
-go 1.22
+go 1.24

@@ -14,6 +14,22 @@ func FnIDs() ([]string, error) { return nil, ErrCgoRequired }
 // Matches needs cgo.
 func Matches(fnID string, expected, got []byte) (bool, error) { return false, ErrCgoRequired }
 
+// maxInputBytes is the limit SetMaxInputBytes records without cgo (nothing reads it).
+var maxInputBytes = DefaultMaxInputBytes
+
+// SetMaxInputBytes records the limit and returns the previous one; without cgo nothing uses it.
+func SetMaxInputBytes(n int) int {
+	if n < 0 {
+		panic("kruisecore: SetMaxInputBytes: negative limit")
+	}
+	prev := maxInputBytes
+	maxInputBytes = n
+	return prev
+}
+
+// MaxInputBytes is the recorded limit.
+func MaxInputBytes() int { return maxInputBytes }
+
 // Version is "" without cgo.
 func Version() string { return "" }
 

@@ -14,14 +14,34 @@ import (
 )
 
 // Expression is a compiled resource expression (OpenKruise pkg/util/calculator, the
-// resourcesExpr of a SidecarSet resourcesPolicy). It owns Rust memory: call Close when done.
+// resourcesExpr of a SidecarSet resourcesPolicy). It owns Rust memory: call Close when done. An
+// Expression that is never closed is released by the garbage collector once it is unreachable
+// (a cleanup registered with runtime.AddCleanup), so forgetting Close does not leak; Close still
+// releases the memory at a known point.
 type Expression struct {
-	h   atomic.Pointer[exprHandle]
-	src string
+	h       atomic.Pointer[exprHandle]
+	src     string
+	cleanup runtime.Cleanup
 }
 
-// exprHandle holds the C pointer (atomic.Pointer needs a complete Go type).
-type exprHandle struct{ p *C.kruise_expr }
+// exprHandle owns the C pointer. It is separate from Expression so that the garbage collector's
+// cleanup can hold it without keeping the Expression reachable.
+type exprHandle struct {
+	p     *C.kruise_expr
+	freed atomic.Bool
+}
+
+// free releases the C expression at most once: Close and the cleanup may both reach it (Close
+// stops the cleanup, but one already queued still runs).
+func (h *exprHandle) free() {
+	if h.freed.CompareAndSwap(false, true) {
+		C.kruise_expr_free(h.p)
+	}
+}
+
+// liveExpressions is the C library's count of expressions compiled and not yet freed (a test
+// hook: cgo cannot be used from _test.go files).
+func liveExpressions() int { return int(C.kruise_expr_live_count()) }
 
 // Compile parses src (e.g. "max(cpu*50%, 50m)") once, with OpenKruise's semantics. A syntax
 // error that no variable can change is an *Error with Kind "syntax_error" (other kinds as in the
@@ -45,8 +65,10 @@ func compile(src string, strict bool) (*Expression, error) {
 	if _, err := result(st, errBuf); err != nil {
 		return nil, err
 	}
+	h := &exprHandle{p: e}
 	x := &Expression{src: src}
-	x.h.Store(&exprHandle{p: e})
+	x.h.Store(h)
+	x.cleanup = runtime.AddCleanup(x, (*exprHandle).free, h)
 	return x, nil
 }
 
@@ -93,6 +115,8 @@ func (e *Expression) Eval(vars ...Var) (string, error) {
 	}
 	var out C.kruise_buf
 	st := C.kruise_expr_eval(p, vp, C.size_t(len(cvars)), &out)
+	// e must stay reachable until the C call returns, or its cleanup could free p meanwhile.
+	runtime.KeepAlive(e)
 	body, err := result(st, out)
 	if err != nil {
 		return "", err
@@ -109,11 +133,13 @@ func (e *Expression) EvalMap(quantities map[string]string) (string, error) {
 	return e.Eval(vars...)
 }
 
-// Close releases the compiled expression. It is safe to call more than once; it must not race
-// with a running Eval.
+// Close releases the compiled expression now (rather than when the garbage collector finds it
+// unreachable). It is safe to call more than once; it must not race with a running Eval.
 func (e *Expression) Close() error {
 	if h := e.h.Swap(nil); h != nil {
-		C.kruise_expr_free(h.p)
+		e.cleanup.Stop()
+		h.free()
 	}
+	runtime.KeepAlive(e)
 	return nil
 }

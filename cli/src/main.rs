@@ -6,18 +6,25 @@
 //! - `kruise-core demo` runs every family's decisions on the embedded seed manifests.
 //! - `kruise-core explain KIND FILE ...` explains a decision for a user's own manifest.
 //! - `kruise-core fns` lists the registered fn ids.
+//!
+//! `--max-input-bytes N` (any subcommand; default 16 MiB) bounds every input read: stdin and each
+//! file. A longer input is the error kind `input_too_large` (for `call`: the error JSON on stdout,
+//! exit 1).
 
 mod families;
 mod input;
 
 use clap::{Parser, Subcommand};
-use std::io::Read;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
 #[command(name = "kruise-core", version, about = "OpenKruise v1.9 decisions, outside the cluster")]
 struct Cli {
+    /// Largest input accepted, in bytes, for stdin and every file (default 16 MiB); a longer
+    /// input is the error `input_too_large`.
+    #[arg(long, global = true, value_name = "BYTES", default_value_t = kruise_core::error::DEFAULT_MAX_INPUT_BYTES)]
+    max_input_bytes: usize,
     #[command(subcommand)]
     command: Command,
 }
@@ -47,6 +54,7 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    input::set_max_input_bytes(cli.max_input_bytes);
     match cli.command {
         Command::Call { fn_id } => call(&fn_id),
         Command::Conformance { files } => conformance(&files),
@@ -100,11 +108,17 @@ fn call(fn_id: &str) -> ExitCode {
         eprintln!("kruise-core: unknown fn id {fn_id:?}; `kruise-core fns` lists them");
         return ExitCode::from(2);
     }
-    let mut text = String::new();
-    if let Err(e) = std::io::stdin().read_to_string(&mut text) {
-        eprintln!("kruise-core: cannot read stdin: {e}");
-        return ExitCode::from(2);
-    }
+    let text = match input::read_limited(std::io::stdin().lock(), "stdin") {
+        Ok(t) => t,
+        Err(CliError::Decision(e)) => {
+            println!("{}", e.to_json());
+            return ExitCode::from(1);
+        }
+        Err(CliError::Usage(m)) => {
+            eprintln!("kruise-core: {m}");
+            return ExitCode::from(2);
+        }
+    };
     let input: serde_json::Value = match serde_json::from_str(&text) {
         Ok(v) => v,
         Err(e) => {
@@ -127,10 +141,14 @@ fn call(fn_id: &str) -> ExitCode {
 fn conformance(files: &[PathBuf]) -> ExitCode {
     let mut total = kruise_core::conformance::Report::default();
     for f in files {
-        let text = match std::fs::read_to_string(f) {
+        let text = match input::read_text(f) {
             Ok(t) => t,
-            Err(e) => {
-                eprintln!("kruise-core: cannot read {}: {e}", f.display());
+            Err(CliError::Decision(e)) => {
+                eprintln!("kruise-core: {e}");
+                return ExitCode::from(2);
+            }
+            Err(CliError::Usage(m)) => {
+                eprintln!("kruise-core: {m}");
                 return ExitCode::from(2);
             }
         };

@@ -1,6 +1,6 @@
 module github.com/kruise-core/kruise-core/conformance/goref
 
-go 1.23.0
+go 1.24.0
 
 require (
 	github.com/kruise-core/kruise-core/bindings/go v0.0.0-00010101000000-000000000000

@@ -10,6 +10,18 @@ use std::borrow::Cow;
 pub const INVALID_INPUT: &str = "invalid_input";
 /// Error kind used by [`crate::registry::call`] for an fn id that is not registered.
 pub const UNKNOWN_FN: &str = "unknown_fn";
+/// Error kind of an input larger than a front door's size limit (the CLI's `--max-input-bytes`,
+/// C `kruise_set_max_input_bytes`, Python `set_max_input_bytes`, Go `SetMaxInputBytes`).
+pub const INPUT_TOO_LARGE: &str = "input_too_large";
+
+/// Default input-size limit of every front door (CLI, C, Python, Go): 16 MiB of input text (for
+/// Python, of the input as compact JSON). Larger inputs get [`INPUT_TOO_LARGE`].
+pub const DEFAULT_MAX_INPUT_BYTES: usize = 16 * 1024 * 1024;
+
+/// Nesting limit of arrays and objects: serde_json's parser refuses the 128th nested array or
+/// object of a text (`recursion limit exceeded`), so at most `MAX_INPUT_DEPTH - 1` containers
+/// nest. Front doors that take values rather than text (Python) apply the same limit.
+pub const MAX_INPUT_DEPTH: usize = 128;
 
 /// A decision error: `kind` is stable and machine-readable, `message` is for people.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

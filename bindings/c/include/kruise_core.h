@@ -14,6 +14,12 @@
 
 
 /**
+ * The default input-size limit in bytes (16 MiB), in force until `kruise_set_max_input_bytes`
+ * changes it.
+ */
+#define KRUISE_DEFAULT_MAX_INPUT_BYTES 16777216
+
+/**
  * `kruise_var.kind`: the variable is a Kubernetes quantity given as text in `value`/`value_len`
  * (e.g. "200m", "1Gi").
  */
@@ -93,6 +99,12 @@ enum kruise_status
    * Error kind `unsupported`.
    */
   KRUISE_UNSUPPORTED = 8,
+  /**
+   * An input is longer than the input-size limit (`kruise_max_input_bytes`, default
+   * `KRUISE_DEFAULT_MAX_INPUT_BYTES` = 16 MiB; change it with `kruise_set_max_input_bytes`).
+   * Error kind `input_too_large`.
+   */
+  KRUISE_INPUT_TOO_LARGE = 9,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -176,8 +188,11 @@ void kruise_buf_free(struct kruise_buf buf);
  *   `KRUISE_OK`, `{"error": {"kind", "message"[, "field"]}}` on any other status.
  *
  * Returns `KRUISE_OK`, `KRUISE_DECISION_ERROR` (the function rejected the input; see the kind),
- * `KRUISE_UNKNOWN_FN`, `KRUISE_INVALID_UTF8`, `KRUISE_INVALID_JSON`, `KRUISE_NULL_PARAMETER`
- * (`out` NULL: nothing written) or `KRUISE_PANIC`. Thread-safe; no global state.
+ * `KRUISE_UNKNOWN_FN`, `KRUISE_INVALID_UTF8`, `KRUISE_INVALID_JSON` (also for arrays and objects
+ * nested 128 deep, the JSON parser's limit), `KRUISE_INPUT_TOO_LARGE` (`input_len` above
+ * `kruise_max_input_bytes()`, checked before the input is read), `KRUISE_NULL_PARAMETER` (`out`
+ * NULL: nothing written) or `KRUISE_PANIC`. Thread-safe; the only global state is the input-size
+ * limit.
  *
  * # Safety
  * Non-NULL pointers must point to the given number of readable bytes; `out` must be NULL or point
@@ -225,13 +240,26 @@ kruise_status kruise_matches(const uint8_t *fn,
 const char *kruise_version(void);
 
 /**
+ * Sets the input-size limit (bytes) of every function that takes a document and returns the
+ * previous limit. Process-wide; thread-safe (calls already running keep the limit they read).
+ * `SIZE_MAX` lifts the limit.
+ */
+size_t kruise_set_max_input_bytes(size_t max);
+
+/**
+ * The current input-size limit in bytes (`KRUISE_DEFAULT_MAX_INPUT_BYTES` unless changed).
+ */
+size_t kruise_max_input_bytes(void);
+
+/**
  * Compiles the expression `src` (UTF-8, e.g. "max(cpu*50%, 50m)") with OpenKruise's semantics
  * (a NUMBER token the reference cannot read counts as 0, as in v1.9.0).
  *
  * On `KRUISE_OK`, `*out_expr` receives a new expression the caller owns (free it with
  * `kruise_expr_free`) and `err` is set to `{NULL, 0}`. On `KRUISE_DECISION_ERROR` (a syntax error
  * that no variable can change; kinds as in the resources spec), `KRUISE_INVALID_UTF8`,
- * `KRUISE_NULL_PARAMETER` or `KRUISE_PANIC`, `*out_expr` is set to NULL (when `out_expr` is not
+ * `KRUISE_INPUT_TOO_LARGE` (`src_len` above `kruise_max_input_bytes()`), `KRUISE_NULL_PARAMETER`
+ * or `KRUISE_PANIC`, `*out_expr` is set to NULL (when `out_expr` is not
  * NULL) and `err` (may be NULL) receives the error JSON, freed with `kruise_buf_free`.
  *
  * # Safety
@@ -283,6 +311,13 @@ kruise_status kruise_expr_eval(const struct kruise_expr *expr,
  * `expr` must be NULL or a pointer returned by `kruise_expr_compile` and not yet freed.
  */
 void kruise_expr_free(struct kruise_expr *expr);
+
+/**
+ * Number of expressions from `kruise_expr_compile` / `kruise_expr_compile_strict` not yet
+ * released with `kruise_expr_free`, process-wide. For leak checks (the Go binding's tests use it
+ * to see that the garbage collector releases expressions that were never closed).
+ */
+size_t kruise_expr_live_count(void);
 
 /**
  * Scales the string form of an int-or-percent (`value`, UTF-8, e.g. "25%") against `total`:

@@ -13,8 +13,11 @@ use std::ffi::c_char;
 ///   `KRUISE_OK`, `{"error": {"kind", "message"[, "field"]}}` on any other status.
 ///
 /// Returns `KRUISE_OK`, `KRUISE_DECISION_ERROR` (the function rejected the input; see the kind),
-/// `KRUISE_UNKNOWN_FN`, `KRUISE_INVALID_UTF8`, `KRUISE_INVALID_JSON`, `KRUISE_NULL_PARAMETER`
-/// (`out` NULL: nothing written) or `KRUISE_PANIC`. Thread-safe; no global state.
+/// `KRUISE_UNKNOWN_FN`, `KRUISE_INVALID_UTF8`, `KRUISE_INVALID_JSON` (also for arrays and objects
+/// nested 128 deep, the JSON parser's limit), `KRUISE_INPUT_TOO_LARGE` (`input_len` above
+/// `kruise_max_input_bytes()`, checked before the input is read), `KRUISE_NULL_PARAMETER` (`out`
+/// NULL: nothing written) or `KRUISE_PANIC`. Thread-safe; the only global state is the input-size
+/// limit.
 ///
 /// # Safety
 /// Non-NULL pointers must point to the given number of readable bytes; `out` must be NULL or point
@@ -32,6 +35,9 @@ pub unsafe extern "C" fn kruise_call(
             return kruise_status::KRUISE_NULL_PARAMETER;
         }
         put(out, kruise_buf::EMPTY);
+        if let Err(st) = crate::limits::check(out, "input", input_len) {
+            return st;
+        }
         // SAFETY: caller contract.
         let fn_id = match unsafe { text(r#fn, fn_len, "fn") } {
             Ok(s) => s,
@@ -104,6 +110,11 @@ pub unsafe extern "C" fn kruise_matches(
         put(err, kruise_buf::EMPTY);
         if result.is_null() {
             return fail_null(err, "result");
+        }
+        for (what, n) in [("expected", expected_len), ("got", got_len)] {
+            if let Err(st) = crate::limits::check(err, what, n) {
+                return st;
+            }
         }
         let mut docs = [serde_json::Value::Null, serde_json::Value::Null];
         for (slot, (p, n, what)) in docs

@@ -6,6 +6,9 @@
 //! - every function returns a [`kruise_status`] whose numbers never change; on an error status the
 //!   `out` buffer (when one is given) holds `{"error": {"kind": "...", "message": "..."}}` with the
 //!   same stable `kind` strings as the core, the CLI, Python and Go;
+//! - inputs longer than [`kruise_max_input_bytes`] (default 16 MiB, set with
+//!   [`kruise_set_max_input_bytes`]) give `KRUISE_INPUT_TOO_LARGE`; JSON nested 128 deep gives
+//!   `KRUISE_INVALID_JSON`;
 //! - every body runs inside a panic boundary ([`KRUISE_PANIC`](kruise_status::KRUISE_PANIC)); NULL
 //!   pointers give [`KRUISE_NULL_PARAMETER`](kruise_status::KRUISE_NULL_PARAMETER).
 //!
@@ -17,6 +20,7 @@
 
 mod buf;
 mod call;
+mod limits;
 mod panic;
 mod resources;
 mod rollout;
@@ -24,9 +28,10 @@ mod status;
 
 pub use buf::{kruise_buf, kruise_buf_free};
 pub use call::{kruise_call, kruise_fn_ids, kruise_matches, kruise_version};
+pub use limits::{KRUISE_DEFAULT_MAX_INPUT_BYTES, kruise_max_input_bytes, kruise_set_max_input_bytes};
 pub use resources::{
     KRUISE_VAR_NUMBER, KRUISE_VAR_QUANTITY, kruise_expr, kruise_expr_compile,
-    kruise_expr_compile_strict, kruise_expr_eval, kruise_expr_free, kruise_var,
+    kruise_expr_compile_strict, kruise_expr_eval, kruise_expr_free, kruise_expr_live_count, kruise_var,
 };
 pub use rollout::{
     KRUISE_SCALE_KRUISE, KRUISE_SCALE_LEGACY, KRUISE_SCALE_SCALED, kruise_scale_int_or_percent,

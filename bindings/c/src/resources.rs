@@ -8,6 +8,10 @@
 use crate::buf::kruise_buf;
 use crate::panic::{boundary, boundary_void, fail, fail_null, put, text};
 use crate::status::kruise_status;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Live expressions (compiled, not yet freed).
+static LIVE: AtomicUsize = AtomicUsize::new(0);
 
 /// `kruise_var.kind`: the variable is a Kubernetes quantity given as text in `value`/`value_len`
 /// (e.g. "200m", "1Gi").
@@ -49,7 +53,8 @@ pub struct kruise_var {
 /// On `KRUISE_OK`, `*out_expr` receives a new expression the caller owns (free it with
 /// `kruise_expr_free`) and `err` is set to `{NULL, 0}`. On `KRUISE_DECISION_ERROR` (a syntax error
 /// that no variable can change; kinds as in the resources spec), `KRUISE_INVALID_UTF8`,
-/// `KRUISE_NULL_PARAMETER` or `KRUISE_PANIC`, `*out_expr` is set to NULL (when `out_expr` is not
+/// `KRUISE_INPUT_TOO_LARGE` (`src_len` above `kruise_max_input_bytes()`), `KRUISE_NULL_PARAMETER`
+/// or `KRUISE_PANIC`, `*out_expr` is set to NULL (when `out_expr` is not
 /// NULL) and `err` (may be NULL) receives the error JSON, freed with `kruise_buf_free`.
 ///
 /// # Safety
@@ -101,6 +106,9 @@ unsafe fn compile_entry(
         }
         // SAFETY: checked non-NULL; caller guarantees it is writable.
         unsafe { out_expr.write(std::ptr::null_mut()) };
+        if let Err(st) = crate::limits::check(err, "src", src_len) {
+            return st;
+        }
         // SAFETY: caller contract.
         let src = match unsafe { text(src, src_len, "src") } {
             Ok(s) => s,
@@ -125,6 +133,7 @@ fn compile(
     match compiled {
         Ok(inner) => {
             let b = Box::new(kruise_expr { inner });
+            LIVE.fetch_add(1, Ordering::Relaxed);
             // SAFETY: `out_expr` was checked non-NULL by the caller of this helper.
             unsafe { out_expr.write(Box::into_raw(b)) };
             kruise_status::KRUISE_OK
@@ -275,6 +284,15 @@ pub unsafe extern "C" fn kruise_expr_free(expr: *mut kruise_expr) {
         if !expr.is_null() {
             // SAFETY: caller contract: produced by `Box::into_raw` in `compile`, freed once.
             unsafe { drop(Box::from_raw(expr)) }
+            LIVE.fetch_sub(1, Ordering::Relaxed);
         }
     })
+}
+
+/// Number of expressions from `kruise_expr_compile` / `kruise_expr_compile_strict` not yet
+/// released with `kruise_expr_free`, process-wide. For leak checks (the Go binding's tests use it
+/// to see that the garbage collector releases expressions that were never closed).
+#[unsafe(no_mangle)]
+pub extern "C" fn kruise_expr_live_count() -> usize {
+    LIVE.load(Ordering::Relaxed)
 }

@@ -30,6 +30,10 @@ pub enum kruise_status {
     /// The function is not available in this build of the library (a cargo feature was off).
     /// Error kind `unsupported`.
     KRUISE_UNSUPPORTED = 8,
+    /// An input is longer than the input-size limit (`kruise_max_input_bytes`, default
+    /// `KRUISE_DEFAULT_MAX_INPUT_BYTES` = 16 MiB; change it with `kruise_set_max_input_bytes`).
+    /// Error kind `input_too_large`.
+    KRUISE_INPUT_TOO_LARGE = 9,
 }
 
 impl kruise_status {
@@ -45,15 +49,17 @@ impl kruise_status {
             kruise_status::KRUISE_PANIC => "panic",
             kruise_status::KRUISE_INVALID_ARGUMENT => "invalid_argument",
             kruise_status::KRUISE_UNSUPPORTED => "unsupported",
+            kruise_status::KRUISE_INPUT_TOO_LARGE => kcore::error::INPUT_TOO_LARGE,
         }
     }
 
-    /// The status for a core error: `unknown_fn` has its own code, every other kind is a decision error.
+    /// The status for a core error: `unknown_fn` and `input_too_large` have their own codes, every
+    /// other kind is a decision error.
     pub(crate) fn of_core(e: &kcore::Error) -> Self {
-        if e.kind == kcore::error::UNKNOWN_FN {
-            kruise_status::KRUISE_UNKNOWN_FN
-        } else {
-            kruise_status::KRUISE_DECISION_ERROR
+        match e.kind {
+            kcore::error::UNKNOWN_FN => kruise_status::KRUISE_UNKNOWN_FN,
+            kcore::error::INPUT_TOO_LARGE => kruise_status::KRUISE_INPUT_TOO_LARGE,
+            _ => kruise_status::KRUISE_DECISION_ERROR,
         }
     }
 }

@@ -69,6 +69,9 @@ fn every_exported_function_is_declared() {
         "kruise_expr_compile",
         "kruise_expr_eval",
         "kruise_expr_free",
+        "kruise_expr_live_count",
+        "kruise_set_max_input_bytes",
+        "kruise_max_input_bytes",
     ] {
         assert!(
             header.contains(&format!("{f}(")),

@@ -1,5 +1,6 @@
 /* Exercises the C ABI of kruise-core: generic call, errors, NULLs, invalid UTF-8, NUL bytes,
- * fn ids, matches, and compiled expressions (with -DKRUISE_TEST_EXPR=1). Built and run by
+ * fn ids, matches, the input-size and nesting limits, and compiled expressions (with
+ * -DKRUISE_TEST_EXPR=1). Built and run by
  * scripts/test-all against the release static library (see docs/c.md). Exit 0 = all passed. */
 #include "kruise_core.h"
 
@@ -138,6 +139,47 @@ static void test_version(void) {
   CHECK(v != NULL && strcmp(v, KRUISE_CORE_VERSION) == 0, "version %s vs header %s", v, KRUISE_CORE_VERSION);
 }
 
+/* The input-size limit (default 16 MiB, kruise_set_max_input_bytes) and the JSON nesting limit. */
+static void test_limits(void) {
+  const char *input = "{\"value\":\"50%\",\"total\":10,\"roundUp\":true,\"mode\":\"scaled\"}";
+  size_t n = strlen(input);
+  kruise_buf out = {0};
+  CHECK(kruise_max_input_bytes() == KRUISE_DEFAULT_MAX_INPUT_BYTES, "default %zu", kruise_max_input_bytes());
+  CHECK(KRUISE_DEFAULT_MAX_INPUT_BYTES == 16u * 1024u * 1024u, "16 MiB");
+  size_t prev = kruise_set_max_input_bytes(n);
+  CHECK(prev == KRUISE_DEFAULT_MAX_INPUT_BYTES, "previous %zu", prev);
+  kruise_status st = call("rollout.scale_int_or_percent", input, &out);
+  CHECK(st == KRUISE_OK && buf_is(out, "5"), "at the limit: status %u", (unsigned)st);
+  kruise_buf_free(out);
+  /* one byte over: refused before the bytes are read (the length alone decides) */
+  st = kruise_call(u("rollout.scale_int_or_percent"), 28, u(input), n + 1, &out);
+  CHECK(st == KRUISE_INPUT_TOO_LARGE && buf_has(out, "\"kind\":\"input_too_large\""),
+        "over the limit: status %u got %.*s", (unsigned)st, (int)out.len, (const char *)out.ptr);
+  kruise_buf_free(out);
+  CHECK(kruise_set_max_input_bytes(prev) == n, "restore");
+
+  /* 128 nested arrays: the JSON parser's recursion limit */
+  size_t depth = 128;
+  char *deep = malloc(2 * depth + 1);
+  for (size_t i = 0; i < depth; i++) {
+    deep[i] = '[';
+    deep[depth + i] = ']';
+  }
+  deep[2 * depth] = 0;
+  st = call("rollout.scale_int_or_percent", deep, &out);
+  CHECK(st == KRUISE_INVALID_JSON && buf_has(out, "recursion limit exceeded"),
+        "128 deep: status %u got %.*s", (unsigned)st, (int)out.len, (const char *)out.ptr);
+  kruise_buf_free(out);
+  /* 127 deep is JSON (the decision then rejects the shape) */
+  deep[depth - 1] = ' ';
+  deep[depth] = ' ';
+  st = call("rollout.scale_int_or_percent", deep, &out);
+  CHECK(st == KRUISE_DECISION_ERROR && buf_has(out, "\"kind\":\"invalid_input\""),
+        "127 deep: status %u got %.*s", (unsigned)st, (int)out.len, (const char *)out.ptr);
+  kruise_buf_free(out);
+  free(deep);
+}
+
 #ifdef KRUISE_TEST_EXPR
 static kruise_var qvar(const char *name, const char *value) {
   kruise_var v = {u(name), strlen(name), KRUISE_VAR_QUANTITY, u(value), strlen(value), 0.0};
@@ -219,6 +261,7 @@ int main(void) {
   test_nulls();
   test_fn_ids_and_matches();
   test_version();
+  test_limits();
   test_expr();
   printf("%d passed, %d failed\n", checks - failures, failures);
   return failures == 0 ? 0 : 1;

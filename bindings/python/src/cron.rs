@@ -2,6 +2,7 @@
 //! (`kruise_core::cron::Schedule`, robfig/cron v3.0.1 `ParseStandard` after OpenKruise's
 //! `formatSchedule`) with chained next fire times.
 
+use crate::convert::{arg_i64, arg_opt_str, arg_str, arg_usize, check_text_len};
 use crate::errors::to_py_err;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString};
@@ -24,48 +25,57 @@ pub(crate) struct Schedule {
 }
 
 fn after_secs(py: Python<'_>, after: &Bound<'_, PyAny>) -> PyResult<i64> {
+    let bad = |m: String| to_py_err(py, &kcore::Error::invalid_input("after", m));
     if after.is_instance_of::<PyString>() {
-        let s: String = after.extract()?;
+        let s = arg_str(py, "after", after)?;
         return match kcore::cron::zone::parse_rfc3339(&s) {
             Some((secs, _)) => Ok(secs),
-            None => Err(to_py_err(
-                py,
-                &kcore::Error::invalid_input("after", format!("{s:?} is not an RFC 3339 time")),
-            )),
+            None => Err(bad(format!("{s:?} is not an RFC 3339 time"))),
         };
     }
+    let datetime = py.import("datetime")?.getattr("datetime")?;
+    if !after.is_instance(&datetime)? {
+        return Err(bad(
+            "expected a datetime.datetime or an RFC 3339 str".to_owned(),
+        ));
+    }
     // A datetime: naive values are taken as UTC (the controller's usual zone).
-    let tzinfo = after.getattr("tzinfo").map_err(|_| {
-        to_py_err(
-            py,
-            &kcore::Error::invalid_input(
-                "after",
-                "expected a datetime.datetime or an RFC 3339 str",
-            ),
-        )
-    })?;
-    let aware = if tzinfo.is_none() {
-        let utc = py.import("datetime")?.getattr("timezone")?.getattr("utc")?;
-        let kw = pyo3::types::PyDict::new(py);
-        kw.set_item("tzinfo", utc)?;
-        after.call_method("replace", (), Some(&kw))?
-    } else {
-        after.clone()
-    };
-    let ts: f64 = aware.call_method0("timestamp")?.extract()?;
+    let ts = (|| -> PyResult<f64> {
+        let tzinfo = after.getattr("tzinfo")?;
+        let aware = if tzinfo.is_none() {
+            let utc = py.import("datetime")?.getattr("timezone")?.getattr("utc")?;
+            let kw = pyo3::types::PyDict::new(py);
+            kw.set_item("tzinfo", utc)?;
+            after.call_method("replace", (), Some(&kw))?
+        } else {
+            after.clone()
+        };
+        aware.call_method0("timestamp")?.extract()
+    })()
+    .map_err(|e| bad(format!("cannot read the datetime: {e}")))?;
     Ok(ts.floor() as i64)
 }
 
 #[pymethods]
 impl Schedule {
     #[new]
-    #[pyo3(signature = (spec, time_zone = None, local_time_zone = "UTC"))]
+    #[pyo3(
+        signature = (spec, time_zone = None, local_time_zone = None),
+        text_signature = "(spec, time_zone=None, local_time_zone='UTC')"
+    )]
     fn new(
         py: Python<'_>,
-        spec: &str,
-        time_zone: Option<&str>,
-        local_time_zone: &str,
+        spec: &Bound<'_, PyAny>,
+        time_zone: Option<&Bound<'_, PyAny>>,
+        local_time_zone: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
+        let spec = arg_str(py, "spec", spec)?;
+        check_text_len(py, "spec", &spec)?;
+        let time_zone = arg_opt_str(py, "time_zone", time_zone)?;
+        let local_time_zone =
+            arg_opt_str(py, "local_time_zone", local_time_zone)?.unwrap_or_else(|| "UTC".to_owned());
+        let (spec, time_zone, local_time_zone) =
+            (spec.as_str(), time_zone.as_deref(), local_time_zone.as_str());
         let inner = kcore::cron::Schedule::parse_with_time_zone(spec, time_zone)
             .map_err(|e| to_py_err(py, &e))?;
         let local = match kcore::cron::Location::load(local_time_zone) {
@@ -106,14 +116,15 @@ impl Schedule {
 
     /// Up to `n` chained fire times strictly after `after` (a `datetime`, naive = UTC, or an RFC 3339
     /// `str`), as UTC-aware `datetime`s; fewer when robfig's five-year window runs out.
-    #[pyo3(signature = (after, n = 1))]
+    #[pyo3(signature = (after, n = None), text_signature = "($self, after, n=1)")]
     fn next<'py>(
         &self,
         py: Python<'py>,
         after: &Bound<'py, PyAny>,
-        n: usize,
+        n: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let secs = self.next_unix(py, after_secs(py, after)?, n)?;
+        let n = arg_n(py, n)?;
+        let secs = self.fire_times(py, after_secs(py, after)?, n)?;
         let dt = py.import("datetime")?;
         let utc = dt.getattr("timezone")?.getattr("utc")?;
         let from_ts = dt.getattr("datetime")?.getattr("fromtimestamp")?;
@@ -125,8 +136,36 @@ impl Schedule {
     }
 
     /// Like `next`, on Unix seconds: up to `n` chained fire times after `after`.
-    #[pyo3(signature = (after, n = 1))]
-    fn next_unix(&self, py: Python<'_>, after: i64, n: usize) -> PyResult<Vec<i64>> {
+    #[pyo3(signature = (after, n = None), text_signature = "($self, after, n=1)")]
+    fn next_unix(
+        &self,
+        py: Python<'_>,
+        after: &Bound<'_, PyAny>,
+        n: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Vec<i64>> {
+        let after = arg_i64(py, "after", after)?;
+        let n = arg_n(py, n)?;
+        self.fire_times(py, after, n)
+    }
+
+    /// The parsed form, as `cron.parse` returns it (`kind`, masks as lists, star flags, location).
+    fn describe<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let v = kcore::cron::describe(&self.inner);
+        pythonize::pythonize(py, &v)
+            .map_err(|e| to_py_err(py, &kcore::Error::new("internal", e.to_string())))
+    }
+
+    fn __repr__(&self) -> String {
+        match &self.time_zone {
+            Some(tz) => format!("Schedule({:?}, time_zone={:?})", self.spec, tz),
+            None => format!("Schedule({:?})", self.spec),
+        }
+    }
+}
+
+impl Schedule {
+    /// Up to `n` chained fire times after the Unix second `after`.
+    fn fire_times(&self, py: Python<'_>, after: i64, n: usize) -> PyResult<Vec<i64>> {
         if n > MAX_N {
             return Err(to_py_err(
                 py,
@@ -149,19 +188,13 @@ impl Schedule {
         });
         Ok(out)
     }
+}
 
-    /// The parsed form, as `cron.parse` returns it (`kind`, masks as lists, star flags, location).
-    fn describe<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let v = kcore::cron::describe(&self.inner);
-        pythonize::pythonize(py, &v)
-            .map_err(|e| to_py_err(py, &kcore::Error::new("internal", e.to_string())))
-    }
-
-    fn __repr__(&self) -> String {
-        match &self.time_zone {
-            Some(tz) => format!("Schedule({:?}, time_zone={:?})", self.spec, tz),
-            None => format!("Schedule({:?})", self.spec),
-        }
+/// Reads the `n` argument of `next` / `next_unix` (default 1).
+fn arg_n(py: Python<'_>, n: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
+    match n {
+        None => Ok(1),
+        Some(n) => arg_usize(py, "n", n),
     }
 }
 

@@ -1,6 +1,7 @@
 //! Typed Python API of the `resources` family: `kruise_core.Expression`, a compiled resource
 //! expression (`kruise_core::resources::Expression`, OpenKruise `pkg/util/calculator`).
 
+use crate::convert::{arg_bool, arg_str, check_text_len};
 use crate::errors::to_py_err;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyString};
@@ -37,8 +38,19 @@ impl Expression {
     /// `Expression(src, *, strict=False)`. `strict=True` also rejects every syntax error and every
     /// number token the reference silently reads as 0 (kind `suspicious_number`).
     #[new]
-    #[pyo3(signature = (src, *, strict = false))]
-    fn new(py: Python<'_>, src: &str, strict: bool) -> PyResult<Self> {
+    #[pyo3(signature = (src, *, strict = None), text_signature = "(src, *, strict=False)")]
+    fn new(
+        py: Python<'_>,
+        src: &Bound<'_, PyAny>,
+        strict: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let src = arg_str(py, "src", src)?;
+        check_text_len(py, "src", &src)?;
+        let src = src.as_str();
+        let strict = match strict {
+            Some(s) => arg_bool(py, "strict", s)?,
+            None => false,
+        };
         #[cfg(feature = "expr")]
         {
             let compiled = if strict {
@@ -71,9 +83,9 @@ impl Expression {
         let mut values: Vec<(String, Value)> = Vec::new();
         if let Some(vars) = vars {
             for (k, v) in vars.iter() {
-                let name: String = k.extract()?;
+                let name = arg_str(py, "vars", &k)?;
                 let value = if v.is_instance_of::<PyString>() {
-                    Value::Quantity(v.extract()?)
+                    Value::Quantity(arg_str(py, &name, &v)?)
                 } else if (v.is_instance_of::<PyInt>() && !v.is_instance_of::<PyBool>())
                     || v.is_instance_of::<PyFloat>()
                 {

@@ -2,6 +2,7 @@
 //! (`kruise_core::intstr`, apimachinery intstr / OpenKruise `pkg/util/tools.go`). The other typed
 //! helpers (`kruise_core.rollout.partition`, `progress`) are pure Python over `call`.
 
+use crate::convert::{arg_bool, arg_i64, arg_opt_str, arg_str};
 use crate::errors::to_py_err;
 use kcore::intstr::{Flavour, IntOrPercent};
 use pyo3::prelude::*;
@@ -24,15 +25,21 @@ fn flavour(mode: &str) -> Result<Flavour, kcore::Error> {
 /// percentages are ceil (`round_up`) or floor of `p * total / 100` in float64. Raises `KruiseError`
 /// (`nil_value`, `not_a_percentage`, `invalid_number`, or `invalid_input` naming `value`/`mode`).
 #[pyfunction]
-#[pyo3(signature = (value, total, round_up, mode = "scaled"))]
+#[pyo3(
+    signature = (value, total, round_up, mode = None),
+    text_signature = "(value, total, round_up, mode='scaled')"
+)]
 pub(crate) fn scale_int_or_percent(
     py: Python<'_>,
     value: &Bound<'_, PyAny>,
-    total: i64,
-    round_up: bool,
-    mode: &str,
+    total: &Bound<'_, PyAny>,
+    round_up: &Bound<'_, PyAny>,
+    mode: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<i64> {
-    let f = flavour(mode).map_err(|e| to_py_err(py, &e))?;
+    let total = arg_i64(py, "total", total)?;
+    let round_up = arg_bool(py, "round_up", round_up)?;
+    let mode = arg_opt_str(py, "mode", mode)?.unwrap_or_else(|| "scaled".to_owned());
+    let f = flavour(&mode).map_err(|e| to_py_err(py, &e))?;
     let with_field = |e: kcore::Error| {
         to_py_err(
             py,
@@ -49,7 +56,7 @@ pub(crate) fn scale_int_or_percent(
         )));
     }
     if value.is_instance_of::<PyString>() {
-        let s: String = value.extract()?;
+        let s = arg_str(py, "value", value)?;
         return kcore::intstr::scale_str(&s, total, round_up, f).map_err(with_field);
     }
     if value.is_instance_of::<PyInt>() && !value.is_instance_of::<PyBool>() {

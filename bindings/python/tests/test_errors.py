@@ -53,7 +53,7 @@ def test_non_json_input_is_invalid_input() -> None:
     with pytest.raises(kruise_core.KruiseError) as info:
         kruise_core.call(SCALE, {"value": object()})
     assert info.value.kind == "invalid_input"
-    assert info.value.field == "input"
+    assert info.value.field == "value"  # the path of the offending member
 
 
 def test_error_module_and_pickling() -> None:

@@ -71,8 +71,7 @@ pub fn convert_text(text: &str, to: &str) -> Result<String, CliError> {
 
 /// `kruise-core convert`.
 pub fn convert(args: &ConvertArgs) -> Result<String, CliError> {
-    let text = std::fs::read_to_string(&args.file)
-        .map_err(|e| CliError::Usage(format!("cannot read {}: {e}", args.file.display())))?;
+    let text = crate::input::read_text(&args.file)?;
     convert_text(&text, &args.to)
 }
 
@@ -132,8 +131,7 @@ fn upgrade_line(
 /// shows compat decisions for a few cloud version strings.
 pub fn demo(args: &DemoArgs) -> Result<String, CliError> {
     let sidecarset = match &args.sidecarset {
-        Some(p) => std::fs::read_to_string(p)
-            .map_err(|e| CliError::Usage(format!("cannot read {}: {e}", p.display())))?,
+        Some(p) => crate::input::read_text(p)?,
         None => SIDECARSET.to_owned(),
     };
     let mut out = String::new();

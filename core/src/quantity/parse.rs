@@ -316,7 +316,7 @@ fn general(s: &str) -> Result<Quantity<'_>, QuantityError> {
     }
 
     // Slow path: exact decimal.
-    let (mut unscaled, mut dscale) = dec_from_str(p.value).ok_or(QuantityError::Numeric)?;
+    let (mut unscaled, mut dscale) = dec_from_str(p.value)?;
     if base == 10 {
         dscale = dscale.wrapping_sub(exponent);
     } else {
@@ -375,32 +375,58 @@ fn general(s: &str) -> Result<Quantity<'_>, QuantityError> {
     })
 }
 
-/// inf.Dec `SetString`: optional leading sign, digits with at most one `.`, at least one digit.
-fn dec_from_str(v: &str) -> Option<(BigInt, i32)> {
+/// inf.Dec `SetString`: optional leading sign, digits with at most one `.`, at least one digit
+/// (else [`QuantityError::Numeric`]).
+///
+/// One pass over the text finds the significant digits (leading zeros, also those after the point,
+/// do not count) before any big-integer work: a number with more than [`MAX_DIGITS`] of them is
+/// [`QuantityError::TooLarge`] (kind `quantity_out_of_range`, the kind of every other number too
+/// long to hold exactly), so a megabyte of digits costs one linear scan instead of a quadratic
+/// decimal-to-binary conversion.
+fn dec_from_str(v: &str) -> Result<(BigInt, i32), QuantityError> {
     let b = v.as_bytes();
     let (neg, rest) = match b.first() {
         Some(b'-') => (true, &b[1..]),
         Some(b'+') => (false, &b[1..]),
         _ => (false, b),
     };
-    let mut digits_buf = String::with_capacity(rest.len());
+    let mut n_digits: usize = 0;
     let mut dp: Option<usize> = None;
-    for &c in rest {
+    // Byte offset in `rest` of the first non-zero digit, and how many digits come before it.
+    let mut first_sig: Option<(usize, usize)> = None;
+    for (i, &c) in rest.iter().enumerate() {
         match c {
-            b'.' if dp.is_none() => dp = Some(digits_buf.len()),
-            b'0'..=b'9' => digits_buf.push(c as char),
-            _ => return None,
+            b'.' if dp.is_none() => dp = Some(n_digits),
+            b'0'..=b'9' => {
+                if c != b'0' && first_sig.is_none() {
+                    first_sig = Some((i, n_digits));
+                }
+                n_digits += 1;
+            }
+            _ => return Err(QuantityError::Numeric),
         }
     }
-    if digits_buf.is_empty() {
-        return None;
+    if n_digits == 0 {
+        return Err(QuantityError::Numeric);
     }
-    let scale = dp.map(|d| (digits_buf.len() - d) as i32).unwrap_or(0);
-    let mut u: BigInt = digits_buf.parse().ok()?;
+    let scale = dp.map(|d| (n_digits - d) as i32).unwrap_or(0);
+    let Some((start, lead)) = first_sig else {
+        return Ok((BigInt::zero(), scale));
+    };
+    if (n_digits - lead) as u64 > MAX_DIGITS {
+        return Err(QuantityError::TooLarge);
+    }
+    let sig: Vec<u8> = rest[start..]
+        .iter()
+        .filter(|c| c.is_ascii_digit())
+        .map(|c| c - b'0')
+        .collect();
+    let mut u = BigInt::from_radix_be(num_bigint::Sign::Plus, &sig, 10)
+        .ok_or(QuantityError::Numeric)?;
     if neg {
         u = -u;
     }
-    Some((u, scale))
+    Ok((u, scale))
 }
 
 #[cfg(test)]
@@ -454,4 +480,49 @@ mod tests {
         assert_eq!(fast("3Gi").map(|q| q.text.is_some()), Some(true));
         assert_eq!(fast("8Gi").map(|q| q.text.is_some()), Some(false));
     }
+    /// Ten megabytes of digits are refused after one linear scan, with the kind every number too
+    /// long to hold exactly gets (the old parser built a big integer from all of them first, which
+    /// is quadratic: about 3 s for 1 MB, minutes for this input).
+    #[test]
+    fn ten_megabytes_of_digits_are_rejected_without_big_integer_work() {
+        let n = 10 << 20;
+        let digits = "7".repeat(n);
+        let err = Quantity::parse(&digits).unwrap_err();
+        assert_eq!(err, QuantityError::TooLarge);
+        assert_eq!(err.kind(), "quantity_out_of_range");
+        // Signs, points, suffixes and exponents do not change that (1 MB each, for test time).
+        let digits = &digits[..1 << 20];
+        for text in [
+            format!("-{digits}"),
+            format!("1.{digits}"),
+            format!("{digits}.5Ki"),
+            format!("0.000{digits}e5"),
+        ] {
+            let err = Quantity::parse(&text).unwrap_err();
+            assert_eq!(err, QuantityError::TooLarge, "{}...", &text[..12]);
+            assert_eq!(err.kind(), "quantity_out_of_range");
+        }
+        // Leading zeros are not significant: ten megabytes of them before one digit still parse.
+        let tiny = format!("0.{}1", "0".repeat(n));
+        assert_eq!(Quantity::parse(&tiny).unwrap().to_string(), "1n");
+        let zeros = format!("{}5", "0".repeat(n));
+        let five = Quantity::parse(&zeros).unwrap();
+        assert_eq!(five.amount, Amount::Int { value: 5, scale: 0 });
+    }
+
+    /// The cap is on significant digits: exactly [`MAX_DIGITS`] of them still parse exactly.
+    #[test]
+    fn the_digit_cap_is_exact() {
+        let max = MAX_DIGITS as usize;
+        // scale 9 (nano): no rescaling, so the value keeps all its digits.
+        let at = format!("{}.{}", "1".repeat(max - 9), "1".repeat(9));
+        let q = Quantity::parse(&at).expect("20,000 significant digits parse");
+        assert!(q.to_string().starts_with("111111"));
+        let over = format!("{}.{}", "1".repeat(max - 8), "1".repeat(9));
+        assert_eq!(Quantity::parse(&over).unwrap_err(), QuantityError::TooLarge);
+        // Leading zeros before the limit do not count.
+        let padded = format!("000{at}");
+        assert!(Quantity::parse(&padded).is_ok());
+    }
 }
+

@@ -12,10 +12,16 @@ Typed: ``Expression("max(cpu*50%, 50m)").eval(cpu="200m") == "100m"``;
 ``Schedule("0 */2 * * *", time_zone="Asia/Shanghai").next(after, 5)`` (AdvancedCronJob fire times).
 
 Every decision error raises ``KruiseError`` (a ``ValueError``) with ``.kind`` (stable snake_case,
-as in the conformance vectors' ``expect_error``), ``.message`` and ``.field``.
+as in the conformance vectors' ``expect_error``), ``.message`` and ``.field``; so do wrong arguments
+(kind ``invalid_input``, naming the argument).
+
+Limits: an input larger than ``max_input_bytes()`` (default ``DEFAULT_MAX_INPUT_BYTES``, 16 MiB, of
+compact JSON; ``set_max_input_bytes(n)`` changes it process-wide) raises kind ``input_too_large``;
+NaN, infinities and nesting deeper than the JSON parser's limit raise ``invalid_input``.
 """
 
 from ._kruise_core import (
+    DEFAULT_MAX_INPUT_BYTES,
     HAS_EXPRESSION,
     Expression,
     KruiseError,
@@ -25,11 +31,14 @@ from ._kruise_core import (
     call_json,
     fn_ids,
     matches,
+    max_input_bytes,
+    set_max_input_bytes,
 )
 
 from . import allocation, api, pub_budget, rollout
 
 __all__ = [
+    "DEFAULT_MAX_INPUT_BYTES",
     "HAS_EXPRESSION",
     "Expression",
     "KruiseError",
@@ -41,6 +50,8 @@ __all__ = [
     "call_json",
     "fn_ids",
     "matches",
+    "max_input_bytes",
     "pub_budget",
     "rollout",
+    "set_max_input_bytes",
 ]

@@ -1,6 +1,7 @@
 """Type stubs of ``kruise_core`` (re-exports of the native module)."""
 
 from ._kruise_core import (
+    DEFAULT_MAX_INPUT_BYTES as DEFAULT_MAX_INPUT_BYTES,
     HAS_EXPRESSION as HAS_EXPRESSION,
     Expression as Expression,
     KruiseError as KruiseError,
@@ -10,6 +11,8 @@ from ._kruise_core import (
     call_json as call_json,
     fn_ids as fn_ids,
     matches as matches,
+    max_input_bytes as max_input_bytes,
+    set_max_input_bytes as set_max_input_bytes,
 )
 
 from . import allocation as allocation
@@ -18,6 +21,7 @@ from . import rollout as rollout
 from . import pub_budget as pub_budget
 
 __all__ = [
+    "DEFAULT_MAX_INPUT_BYTES",
     "HAS_EXPRESSION",
     "Expression",
     "KruiseError",
@@ -29,6 +33,8 @@ __all__ = [
     "call_json",
     "fn_ids",
     "matches",
+    "max_input_bytes",
     "pub_budget",
     "rollout",
+    "set_max_input_bytes",
 ]

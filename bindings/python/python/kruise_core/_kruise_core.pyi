@@ -7,11 +7,14 @@ from typing import Any, Union, final
 __all__ = [
     "__version__",
     "HAS_EXPRESSION",
+    "DEFAULT_MAX_INPUT_BYTES",
     "KruiseError",
     "call",
     "call_json",
     "fn_ids",
     "matches",
+    "set_max_input_bytes",
+    "max_input_bytes",
     "Expression",
     "scale_int_or_percent",
     "Schedule",
@@ -19,6 +22,7 @@ __all__ = [
 
 __version__: str
 HAS_EXPRESSION: bool
+DEFAULT_MAX_INPUT_BYTES: int
 
 class KruiseError(ValueError):
     """A decision error. ``kind`` is the stable snake_case error kind."""
@@ -28,7 +32,9 @@ class KruiseError(ValueError):
     field: Union[str, None]
 
 def call(fn_id: str, input: Any) -> Any:
-    """Call a registered decision function on a JSON-shaped value; raises ``KruiseError``."""
+    """Call a registered decision function on a JSON-shaped value; raises ``KruiseError``
+    (``invalid_input`` for NaN, infinities, nesting deeper than the JSON parser's limit;
+    ``input_too_large`` past ``max_input_bytes()`` of compact JSON)."""
 
 def call_json(fn_id: str, input_json: str) -> str:
     """Like ``call`` with JSON text in and out; raises ``KruiseError``."""
@@ -38,6 +44,12 @@ def fn_ids() -> list[str]:
 
 def matches(fn_id: str, expected: Any, got: Any) -> bool:
     """Whether ``got`` matches ``expected`` under the core's comparison rule for ``fn_id``."""
+
+def set_max_input_bytes(n: int) -> int:
+    """Set the input-size limit (bytes; default ``DEFAULT_MAX_INPUT_BYTES``, 16 MiB); returns the previous one."""
+
+def max_input_bytes() -> int:
+    """The current input-size limit in bytes."""
 
 @final
 class Expression:
