@@ -22,6 +22,7 @@ pub mod cron;
 pub mod pub_budget;
 pub mod api;
 pub mod compat;
+pub mod k8s;
 
 pub use error::{Error, Result};
 pub use registry::call;

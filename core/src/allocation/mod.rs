@@ -87,6 +87,7 @@ fn now_of(s: &str) -> Result<jiff::Timestamp> {
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct ParseIn {
     #[serde(default)]
     replicas: Option<i32>,
@@ -103,6 +104,7 @@ fn parse_replicas_handler(input: &Value) -> Result<Value> {
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct NextIn {
     spec: UdSpec,
     #[serde(default, deserialize_with = "types::null_as_default")]
@@ -141,7 +143,7 @@ fn next_replicas_handler(input: &Value) -> Result<Value> {
 }
 
 #[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct AllocateIn {
     spec: UdSpec,
     #[serde(default)]
@@ -205,7 +207,7 @@ fn allocate_handler(input: &Value) -> Result<Value> {
 }
 
 #[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct SubsetStatusIn {
     #[serde(default)]
     schedule_strategy: ScheduleStrategy,
@@ -248,7 +250,7 @@ fn subset_status_handler(input: &Value) -> Result<Value> {
 }
 
 #[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct PendingIn {
     pod: Pod,
     timeout_seconds: i64,
@@ -264,7 +266,7 @@ fn pending_timeout_handler(input: &Value) -> Result<Value> {
 }
 
 #[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct ReservedIn {
     pod: Pod,
     #[serde(default)]
@@ -309,7 +311,7 @@ fn pod_reserved_handler(input: &Value) -> Result<Value> {
 }
 
 #[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct RemarkIn {
     #[serde(default)]
     unschedulable: bool,
@@ -330,7 +332,9 @@ fn remark_recovered_handler(input: &Value) -> Result<Value> {
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct ValidateIn {
+    #[serde(default, deserialize_with = "types::null_as_default")]
     spec: UdSpec,
 }
 

@@ -120,6 +120,7 @@ fn bad_input_names_the_field() {
         Some("spec.topology.subsets[0].replicas")
     );
     assert!(e.message.contains("overflow"), "{}", e.message);
+    // a subset without a name is the subset named "" (Go's zero value), not a shape error
     let e = call(
         "allocation.next_replicas",
         json!({"spec": {"replicas": 3, "topology": {"subsets": [{"replicas": 1}]}}}),
@@ -127,7 +128,7 @@ fn bad_input_names_the_field() {
     .unwrap_err();
     assert_eq!(
         (e.kind, e.field.as_deref()),
-        ("invalid_input", Some("spec.topology.subsets[0]"))
+        ("specified_less_than_total", Some("spec.topology.subsets"))
     );
     let e = call(
         "allocation.parse_replicas",

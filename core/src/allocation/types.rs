@@ -76,7 +76,8 @@ pub struct Topology {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Subset {
-    /// Subset name (a DNS label).
+    /// Subset name (a DNS label; absent or null reads as `""`, as Go decodes it).
+    #[serde(default, deserialize_with = "null_as_default")]
     pub name: String,
     /// Fixed replicas of this subset.
     #[serde(

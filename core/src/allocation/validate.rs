@@ -1,11 +1,13 @@
 //! The webhook's allocation rules (`validateUnitedDeploymentSpec`, OpenKruise v1.9
-//! `pkg/webhook/uniteddeployment/validating/uniteddeployment_validation.go`). Spec section 10.
+//! `pkg/webhook/uniteddeployment/validating/uniteddeployment_validation.go`). Absent members of the
+//! spec read as Go's zero values: a subset without `name` is `subset_name_required` and
+//! `invalid_subset_name`, as in the webhook.
 
 use super::replicas::parse_subset_replicas;
 use super::types::UdSpec;
 use crate::intstr::IntOrPercent;
 
-/// One webhook violation: its kind (spec section 10) and the field it is about.
+/// One webhook violation: its kind and the field it is about.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Violation {
     /// Snake-case kind, e.g. `sum_replicas_mismatch`.
@@ -242,13 +244,8 @@ pub fn validate(spec: &UdSpec) -> Vec<Violation> {
     v
 }
 
-/// DNS-1123 label: 1–63 chars of `[a-z0-9-]`, starting and ending alphanumeric.
+/// `NameIsDNSLabel(name, false)`: a DNS-1123 label, 1–63 bytes of `[a-z0-9-]`, starting and
+/// ending alphanumeric ([`crate::k8s::validation::is_dns1123_label`]).
 pub fn is_dns_label(s: &str) -> bool {
-    let b = s.as_bytes();
-    let alnum = |c: &u8| c.is_ascii_lowercase() || c.is_ascii_digit();
-    !b.is_empty()
-        && b.len() <= 63
-        && b.iter().all(|c| alnum(c) || *c == b'-')
-        && b.first().is_some_and(alnum)
-        && b.last().is_some_and(alnum)
+    crate::k8s::validation::is_dns1123_label(s)
 }

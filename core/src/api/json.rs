@@ -5,6 +5,19 @@
 use crate::error::{Error, Result};
 use serde_json::{Map, Value};
 
+/// Rejects a member of a function's own input object that the function does not read (a
+/// misspelt option must not silently fall back to its default): `invalid_input` naming the first
+/// such member. A non-object input passes, for the handler to report.
+pub fn only_members(input: &Value, allowed: &[&str]) -> Result<()> {
+    match input.as_object().and_then(|m| m.keys().find(|k| !allowed.contains(&k.as_str()))) {
+        Some(k) => Err(Error::invalid_input(
+            k.as_str(),
+            format_args!("unknown field `{k}`, expected one of {}", allowed.join(", ")),
+        )),
+        None => Ok(()),
+    }
+}
+
 /// The member `key` of `obj` if present and not `null`.
 pub fn get<'a>(obj: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
     obj.get(key).filter(|v| !v.is_null())

@@ -121,6 +121,7 @@ pub fn decide(
 /// Kubernetes version. Errors: `invalid_input` naming the field for a missing or unreadable
 /// version (an unreadable Kubernetes version cannot be judged).
 pub fn handle(input: &Value) -> Result<Value> {
+    crate::api::json::only_members(input, &["from", "to", "kubernetes", "kruiseDaemonDisabled"])?;
     let inp = input
         .as_object()
         .ok_or_else(|| Error::invalid_input("input", "expected a JSON object"))?;

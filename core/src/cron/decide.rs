@@ -97,6 +97,7 @@ pub struct DecideJob {
 
 /// `cron.decide` input.
 #[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
 #[serde(rename_all = "camelCase")]
 pub struct DecideInput {
     /// ACJ name (child names are `<name>-<unix seconds>`).

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 pub const MAX_COUNT: i64 = 100_000;
 
 #[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct ParseIn {
     schedule: String,
     #[serde(default)]
@@ -48,7 +48,7 @@ pub fn describe(s: &Schedule) -> Value {
 }
 
 #[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct NextIn {
     schedule: String,
     #[serde(default)]
@@ -118,8 +118,10 @@ pub fn job_state(input: &Value) -> Result<Value> {
 }
 
 #[derive(Deserialize)]
-
+#[serde(deny_unknown_fields)]
 struct SpecIn {
+    /// Absent or null is the zero spec, which the defaults fill.
+    #[serde(default)]
     spec: Value,
 }
 

@@ -59,6 +59,7 @@ pub struct ChildStatus {
 
 /// `cron.jobState` input: `{"kind", "status"}`.
 #[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct JobStateInput {
     /// Child kind.
     pub kind: ChildKind,

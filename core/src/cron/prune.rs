@@ -23,6 +23,7 @@ pub struct PruneJob {
 
 /// `cron.prune` input.
 #[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
 #[serde(rename_all = "camelCase")]
 pub struct PruneInput {
     /// `spec.successfulJobsHistoryLimit` (unset: no pruning of succeeded children).

@@ -1,4 +1,4 @@
-//! Admission validation of an AdvancedCronJob on create (spec section 7).
+//! Admission validation of an AdvancedCronJob on create.
 //!
 //! Mirrors `validateAdvancedCronJob` in
 //! `pkg/webhook/advancedcronjob/validating/advancedcronjob_create_update_handler.go` (v1.9.0),
@@ -7,11 +7,12 @@
 
 use super::image_ref::Grammar;
 use super::schedule::Schedule;
-use super::selector::{self, LabelSelector};
+use super::selector::{LabelSelector, Requirement};
 use super::zone::Location;
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::collections::BTreeMap;
 
 /// One validation problem: the field path and the spec's error kind.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -22,16 +23,27 @@ pub struct FieldError {
     pub kind: &'static str,
 }
 
-/// `selector` of an ImageListPullJob: node names or an inline label selector.
+/// `selector` of an ImageListPullJob (`ImagePullJobNodeSelector`): node names, or the members of
+/// a label selector inlined next to them.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NodeSelector {
     /// `names`.
     #[serde(default)]
     pub names: Option<Vec<String>>,
-    /// Inline label selector.
-    #[serde(flatten)]
-    pub labels: LabelSelector,
+    /// Inline `matchLabels`.
+    #[serde(default)]
+    pub match_labels: Option<BTreeMap<String, String>>,
+    /// Inline `matchExpressions`.
+    #[serde(default)]
+    pub match_expressions: Option<Vec<Requirement>>,
+}
+
+impl NodeSelector {
+    /// The inlined label selector.
+    pub fn label_selector(&self) -> LabelSelector {
+        LabelSelector { match_labels: self.match_labels.clone(), match_expressions: self.match_expressions.clone() }
+    }
 }
 
 /// `completionPolicy`.
@@ -129,14 +141,25 @@ pub struct ValidateSpec {
     pub template: Templates,
 }
 
-/// `cron.validate` input.
+/// `cron.validate` input: `{"name"?, "spec"}`; unknown members are rejected, while members of
+/// `spec` the webhook does not read are ignored.
 #[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ValidateInput {
     /// `metadata.name`, checked only when given.
     #[serde(default)]
     pub name: Option<String>,
-    /// The spec.
+    /// The spec (absent or null: the zero spec, as Go decodes it).
+    #[serde(default, deserialize_with = "null_as_default")]
     pub spec: ValidateSpec,
+}
+
+fn null_as_default<'de, D, T>(d: D) -> std::result::Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Default + Deserialize<'de>,
+{
+    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
 }
 
 struct Errs(Vec<FieldError>);
@@ -239,11 +262,11 @@ pub fn validate(input: &ValidateInput) -> Result<Vec<FieldError>> {
 /// The first ImageListPullJob template problem: (path suffix under `...spec`, kind).
 fn ilpj_first_problem(s: &IlpjSpec, g: &Grammar) -> Option<(&'static str, &'static str)> {
     if let Some(sel) = &s.selector {
-        if sel.labels.match_labels.is_some() || sel.labels.match_expressions.is_some() {
+        if sel.match_labels.is_some() || sel.match_expressions.is_some() {
             if sel.names.is_some() {
                 return Some((".selector", "selector_names_and_labels"));
             }
-            if !selector::valid(&sel.labels) {
+            if !sel.label_selector().is_valid() {
                 return Some((".selector.labelSelector", "invalid_label_selector"));
             }
         }
@@ -258,7 +281,7 @@ fn ilpj_first_problem(s: &IlpjSpec, g: &Grammar) -> Option<(&'static str, &'stat
         if s.selector.is_some() {
             return Some(("", "selector_and_pod_selector"));
         }
-        if !selector::valid(ps) {
+        if !ps.is_valid() {
             return Some((".podSelector.labelSelector", "invalid_label_selector"));
         }
     }

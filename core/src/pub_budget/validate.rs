@@ -2,13 +2,15 @@
 //!
 //! Mirrors `pkg/webhook/podunavailablebudget/validating/pub_create_update_handler.go`
 //! (OpenKruise v1.9.0) with Kubernetes `ValidatePositiveIntOrPercent` / `IsNotMoreThan100Percent`
-//! (`pkg/apis/apps/validation`, v1.32). See `shared/spec/pub.md` section 9. Cross-PUB conflicts
-//! are not evaluated.
+//! (`pkg/apis/apps/validation`, v1.32). Cross-PUB conflicts are not evaluated.
 
 use super::protect::invalid_pieces;
 use super::status::parse_int32_strict;
 use super::types::{ANN_PROTECT_TOTAL_REPLICAS, FeatureGates, LabelSelector, Pub};
 use crate::intstr::IntOrPercent;
+use crate::k8s::selector::validate_parts;
+use crate::k8s::strconv::atoi_value;
+use crate::k8s::validation::valid_percent_digits;
 
 /// Validates a PUB (`old` = the stored object on update). Returns the error codes in the
 /// webhook's order; empty = valid. Codes: `feature_gate_disabled`, `invalid_protect_operations`
@@ -95,104 +97,32 @@ fn budget(
                 errs.push(invalid);
             }
         }
-        IntOrPercent::String(s) => {
-            let digits = s
-                .strip_suffix('%')
-                .filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()));
-            match digits {
-                None => errs.push(invalid),
-                Some(d) => {
-                    if crate::intstr::atoi(d.bytes()).is_some_and(|p| p > 100) {
-                        errs.push(over);
-                    }
+        // `IsNotMoreThan100Percent` reads the digits with `v, _ := strconv.Atoi`, which saturates:
+        // `"99999999999999999999%"` is above 100 %.
+        IntOrPercent::String(s) => match valid_percent_digits(s) {
+            None => errs.push(invalid),
+            Some(d) => {
+                if atoi_value(d) > 100 {
+                    errs.push(over);
                 }
             }
-        }
+        },
     }
 }
 
-/// Why a label selector cannot be turned into a selector (`metav1.LabelSelectorAsSelector`):
-/// unknown operator, `In`/`NotIn` without values, `Exists`/`DoesNotExist` with values, or a bad
-/// label key / value. `None` = fine.
+/// Why a label selector is invalid (`ValidateLabelSelector` / `metav1.LabelSelectorAsSelector`,
+/// one rule set in [`crate::k8s::selector`]): unknown operator, `In`/`NotIn` without values,
+/// `Exists`/`DoesNotExist` with values, or a label key that is not a qualified name (its prefix
+/// a DNS-1123 subdomain of at most 253 bytes) or a bad label value. `None` = fine.
 pub fn selector_problem(sel: &LabelSelector) -> Option<String> {
-    for (k, v) in sel.match_labels.iter().flatten() {
-        if !valid_label_key(k) {
-            return Some(format!("matchLabels key {k:?} is not a valid label key"));
-        }
-        if !valid_label_value(v) {
-            return Some(format!(
-                "matchLabels[{k}] value {v:?} is not a valid label value"
-            ));
-        }
-    }
-    for (i, r) in sel.match_expressions.iter().flatten().enumerate() {
-        if !valid_label_key(&r.key) {
-            return Some(format!(
-                "matchExpressions[{i}].key {:?} is not a valid label key",
-                r.key
-            ));
-        }
-        let n = r.values.as_ref().map_or(0, Vec::len);
-        match r.operator.as_str() {
-            "In" | "NotIn" if n == 0 => {
-                return Some(format!(
-                    "matchExpressions[{i}]: {} needs values",
-                    r.operator
-                ));
-            }
-            "Exists" | "DoesNotExist" if n > 0 => {
-                return Some(format!(
-                    "matchExpressions[{i}]: {} takes no values",
-                    r.operator
-                ));
-            }
-            "In" | "NotIn" | "Exists" | "DoesNotExist" => {}
-            op => {
-                return Some(format!(
-                    "matchExpressions[{i}].operator {op:?} is not a valid operator"
-                ));
-            }
-        }
-        if let Some(v) = r.values.iter().flatten().find(|v| !valid_label_value(v)) {
-            return Some(format!(
-                "matchExpressions[{i}] value {v:?} is not a valid label value"
-            ));
-        }
-    }
-    None
-}
-
-/// `[prefix/]name`: prefix a DNS subdomain (<= 253), name <= 63 alphanumerics with `-_.` inside.
-fn valid_label_key(k: &str) -> bool {
-    let (prefix, name) = match k.rsplit_once('/') {
-        Some((p, n)) => (Some(p), n),
-        None => (None, k),
-    };
-    if let Some(p) = prefix {
-        let ok = !p.is_empty()
-            && p.len() <= 253
-            && p.split('.').all(|l| {
-                let b = l.as_bytes();
-                !b.is_empty()
-                    && b.len() <= 63
-                    && b[0].is_ascii_alphanumeric()
-                    && b[b.len() - 1].is_ascii_alphanumeric()
-                    && b.iter()
-                        .all(|&c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-')
-            });
-        if !ok {
-            return false;
-        }
-    }
-    !name.is_empty() && valid_label_value(name)
-}
-
-fn valid_label_value(v: &str) -> bool {
-    let b = v.as_bytes();
-    b.is_empty()
-        || (b.len() <= 63
-            && b[0].is_ascii_alphanumeric()
-            && b[b.len() - 1].is_ascii_alphanumeric()
-            && b.iter()
-                .all(|&c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.')))
+    validate_parts(
+        sel.match_labels.iter().flatten().map(|(k, v)| (k.as_str(), v.as_str())),
+        sel.match_expressions
+            .iter()
+            .flatten()
+            .map(|r| (r.key.as_str(), r.operator.as_str(), r.values.as_deref().unwrap_or_default())),
+    )
+    .into_iter()
+    .next()
+    .map(|e| format!("{}: {}", e.field, e.detail))
 }

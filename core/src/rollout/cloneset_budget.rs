@@ -1,5 +1,5 @@
 //! CloneSet scale/update budget: `calculateDiffsWithExpectation` in OpenKruise
-//! `pkg/controller/cloneset/sync/cloneset_sync_utils.go` (`shared/spec/rollout.md` §3.1–§3.5).
+//! `pkg/controller/cloneset/sync/cloneset_sync_utils.go`.
 //!
 //! Everything here is allocation-free: pods are a borrowed slice of [`PodView`] and the result is
 //! a plain `Copy` struct. Parse failures never error: the controller silently uses 0.
@@ -46,13 +46,13 @@ pub struct BudgetSpec {
     pub scaling_exclude_preparing_delete: bool,
 }
 
-/// Resolved budget parameters (§3.1), in pods.
+/// Resolved budget parameters, in pods.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Params {
     /// `spec.replicas`.
     pub replicas: i64,
-    /// Partition per §2.1, 0 when null or invalid.
+    /// Partition as [`super::partition::cloneset_partition`] resolves it, 0 when null or invalid.
     pub partition: i64,
     /// Legacy flavour rounded up; 0 when null, invalid or paused.
     pub max_surge: i64,
@@ -94,7 +94,7 @@ fn legacy_str(v: &str, total: i64, up: bool) -> i64 {
     crate::intstr::scale_str(v, total, up, Flavour::Legacy).unwrap_or(0)
 }
 
-/// The ten numbers of `expectationDiffs` (§3.3–§3.5). Unset numbers are 0.
+/// The ten numbers of `expectationDiffs`. Unset numbers are 0.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Diffs {
@@ -219,11 +219,11 @@ pub struct Budget {
     /// The diffs, computed with `preparingUpdateAsUpdate` as given.
     #[serde(flatten)]
     pub diffs: Diffs,
-    /// Pods the update path updates now (§3.6), from a diff without `preparingUpdateAsUpdate`.
+    /// Pods the update path updates now, from a diff without `preparingUpdateAsUpdate`.
     pub pods_to_update_now: i64,
 }
 
-/// Computes the whole budget (§3 plus §3.6) for `spec` over `pods` (candidate order).
+/// Computes the whole budget for `spec` over `pods` (candidate order).
 /// Allocation-free.
 ///
 /// ```
@@ -253,6 +253,22 @@ pub fn budget(spec: &BudgetSpec, pods: &[PodView]) -> Budget {
         diffs,
         pods_to_update_now,
     }
+}
+
+/// `updateStrategy.type` value with which the CloneSet controller updates no pod.
+pub const ON_DELETE: &str = "OnDelete";
+
+/// [`budget`] for a CloneSet whose `spec.updateStrategy.type` is `update_type`: with `OnDelete`
+/// the controller's update path returns before it updates anything (`Update` in
+/// `pkg/controller/cloneset/sync/cloneset_update.go`), so `pods_to_update_now` is 0; the scale
+/// path and the diffs are unchanged. Every other type (`ReCreate`, `InPlaceIfPossible`,
+/// `InPlaceOnly`, or any other string) is [`budget`].
+pub fn budget_for_type(update_type: &str, spec: &BudgetSpec, pods: &[PodView]) -> Budget {
+    let mut b = budget(spec, pods);
+    if update_type == ON_DELETE {
+        b.pods_to_update_now = 0;
+    }
+    b
 }
 
 #[cfg(test)]
@@ -290,5 +306,16 @@ mod tests {
         // the legacy parser deletes every '%': "5%0" is 50 %
         let p = Params::resolve(&BudgetSpec { replicas: 10, max_unavailable: iop("5%0"), ..Default::default() });
         assert_eq!(p.max_unavailable, 5);
+    }
+
+    #[test]
+    fn on_delete_updates_nothing_but_keeps_the_diffs() {
+        let spec = BudgetSpec { replicas: 10, ..Default::default() };
+        let pods = [PodView::available_old(); 10];
+        let rolling = budget_for_type("ReCreate", &spec, &pods);
+        let on_delete = budget_for_type(ON_DELETE, &spec, &pods);
+        assert_eq!((rolling.pods_to_update_now, on_delete.pods_to_update_now), (2, 0));
+        assert_eq!(on_delete.diffs, rolling.diffs);
+        assert_eq!(budget_for_type("onDelete", &spec, &pods), rolling);
     }
 }

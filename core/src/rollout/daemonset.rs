@@ -1,4 +1,4 @@
-//! Advanced DaemonSet rollout arithmetic (`shared/spec/rollout.md` §2.2 and §4):
+//! Advanced DaemonSet rollout arithmetic:
 //! the surge/unavailable budget (`updatedDesiredNodeCounts` in
 //! `pkg/controller/daemonset/daemonset_update.go`, `unavailableCount`/`surgeCount` in
 //! `daemonset_util.go`), the nodes that get a pod under partitioned scaling (`GetNodesNeedingPods`
@@ -160,7 +160,7 @@ pub fn update_nodes(partition: i64, selector: bool, nodes: &[Node]) -> Vec<Strin
 }
 
 #[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct BudgetInput {
     desired_number_scheduled: i32,
     #[serde(default)]
@@ -173,7 +173,7 @@ pub(crate) fn budget_handler(input: &Value) -> Result<Value> {
 }
 
 #[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct NeedingInput {
     new_pods_num: i32,
     desired: i32,
@@ -197,7 +197,7 @@ pub(crate) fn needing_handler(input: &Value) -> Result<Value> {
 }
 
 #[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct UpdateNodesInput {
     #[serde(default)]
     partition: Option<IntOrPercent>,

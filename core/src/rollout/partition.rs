@@ -1,4 +1,4 @@
-//! Partitions: how many pods stay on the old revision, per workload (`shared/spec/rollout.md` §2).
+//! Partitions: how many pods stay on the old revision, per workload.
 //!
 //! - CloneSet: `CalculatePartitionReplicas` in OpenKruise `pkg/util/tools.go` (kruise flavour,
 //!   rounding up, the "not 100%" rule, clamped to `[0, replicas]`).
@@ -10,7 +10,7 @@
 
 use crate::error::{Error, Result};
 use crate::intstr::{Flavour, IntOrPercent};
-use crate::registry::{decode, encode};
+use crate::registry::encode;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -61,18 +61,33 @@ pub fn cloneset(partition: Option<&IntOrPercent>, replicas: Option<i32>) -> Resu
 
 /// Advanced DaemonSet partition: scaled flavour against `desired_number_scheduled` (the status
 /// value of the previous sync), rounding down, not clamped. `nodes` is the number of candidate
-/// nodes; `max_updated = max(nodes − partition, 0)` (Go int arithmetic, wrapping).
+/// nodes. `filterDaemonPodsNodeToUpdate` computes `maxUpdate = nodes − partition` (Go int
+/// arithmetic, wrapping), updates nothing when that is ≤ 0 and otherwise cuts its node list
+/// (a subset of the nodes) to `maxUpdate`, so `max_updated = clamp(nodes − partition, 0, nodes)`:
+/// a negative partition never updates more nodes than there are.
 /// Errors: `not_a_percentage`, `invalid_number`, naming field `partition`.
+///
+/// ```
+/// use kruise_core::intstr::IntOrPercent;
+/// use kruise_core::rollout::partition::daemonset;
+/// assert_eq!(daemonset(Some(&IntOrPercent::Int(-1)), 3, 3)?.max_updated, 3);
+/// # Ok::<(), kruise_core::Error>(())
+/// ```
 pub fn daemonset(partition: Option<&IntOrPercent>, desired_number_scheduled: i64, nodes: i64) -> Result<Partition> {
     let p = daemonset_partition(partition, desired_number_scheduled)?;
-    Ok(Partition { partition: p, max_updated: nodes.wrapping_sub(p).max(0) })
+    Ok(Partition { partition: p, max_updated: nodes.wrapping_sub(p).max(0).min(nodes.max(0)) })
 }
 
-/// The scaled Advanced DaemonSet partition alone (null → 0). Allocation-free on success.
+/// The scaled Advanced DaemonSet partition alone (null → 0), kept as the controller keeps it: in
+/// an `int32` (`partition = int32(partitionInt)`, which wraps: `"2147483648%"` of 100 is
+/// −2147483648). Allocation-free on success.
 pub fn daemonset_partition(partition: Option<&IntOrPercent>, desired_number_scheduled: i64) -> Result<i64> {
     match partition {
         None => Ok(0),
-        Some(p) => p.scale(desired_number_scheduled, false, Flavour::Scaled).map_err(|e| at_field(e, "partition")),
+        Some(p) => p
+            .scale(desired_number_scheduled, false, Flavour::Scaled)
+            .map(|v| i64::from(v as i32))
+            .map_err(|e| at_field(e, "partition")),
     }
 }
 
@@ -98,7 +113,7 @@ pub(crate) fn at_field(e: Error, field: &str) -> Error {
 }
 
 #[derive(Deserialize)]
-#[serde(tag = "kind")]
+#[serde(tag = "kind", deny_unknown_fields)]
 #[allow(clippy::enum_variant_names)] // the variants are the JSON `kind` values
 enum Input {
     CloneSet {
@@ -122,9 +137,10 @@ enum Input {
     },
 }
 
-/// `rollout.partition` handler (shape in `shared/spec/rollout.md` §7).
+/// `rollout.partition` handler: `{"kind", "partition"?, ...}` with `replicas` (CloneSet,
+/// StatefulSet) or `desiredNumberScheduled` and `nodes` (DaemonSet).
 pub(crate) fn handler(input: &Value) -> Result<Value> {
-    let out = match decode::<Input>(input)? {
+    let out = match super::decode_input::<Input>(input)? {
         Input::CloneSet { partition, replicas } => cloneset(partition.as_ref(), replicas)?,
         Input::DaemonSet { partition, desired, nodes } => {
             daemonset(partition.as_ref(), i64::from(desired), i64::from(nodes.unwrap_or(desired)))?
@@ -159,7 +175,13 @@ mod tests {
     fn daemonset_is_unclamped_and_rounds_down() {
         assert_eq!(daemonset(Some(&s("50%")), 5, 5).unwrap(), Partition { partition: 2, max_updated: 3 });
         assert_eq!(daemonset(Some(&s("150%")), 10, 10).unwrap(), Partition { partition: 15, max_updated: 0 });
-        assert_eq!(daemonset(Some(&IntOrPercent::Int(-3)), 10, 10).unwrap().max_updated, 13);
+        assert_eq!(daemonset(Some(&IntOrPercent::Int(-3)), 10, 10).unwrap().max_updated, 10);
+        assert_eq!(daemonset(Some(&IntOrPercent::Int(-3)), 10, 4).unwrap().max_updated, 4);
+        assert_eq!(daemonset(Some(&s("-9223372036854775808%")), 100, 3).unwrap(), Partition { partition: 0, max_updated: 3 });
+        assert_eq!(
+            daemonset(Some(&s("2147483648%")), 100, 100).unwrap(),
+            Partition { partition: -2147483648, max_updated: 100 }
+        );
         assert_eq!(daemonset(Some(&s("50.5%")), 10, 10).unwrap_err().kind, "invalid_number");
         assert_eq!(daemonset(Some(&s("50")), 10, 10).unwrap_err().kind, "not_a_percentage");
     }

@@ -1,20 +1,22 @@
-//! Admission checks on the rollout fields (`shared/spec/rollout.md` §6), in the order the
-//! reference emits them:
+//! Admission checks on the rollout fields, in the order the reference emits them:
 //! - CloneSet: `validateCloneSetSpec`/`validateUpdateStrategy` in OpenKruise
 //!   `pkg/webhook/cloneset/validating/validation.go`;
 //! - Advanced DaemonSet v1beta1: `validateDaemonSetSpecV1beta1` in
 //!   `pkg/webhook/daemonset/validating/daemonset_validation.go`;
 //! - Advanced StatefulSet v1beta1: `pkg/webhook/statefulset/validating/statefulset_validation.go`.
 //!
-//! Validators do not apply defaults. Findings are data (`{field, reason}`), never errors.
+//! Validators do not apply defaults. Findings are data (`{field, reason}`), never errors. Absent
+//! members of the spec read as Go's zero values (the webhook decodes with `encoding/json`).
 
-use crate::error::Result;
-use crate::intstr::{Flavour, IntOrPercent, atoi};
-use crate::registry::{decode, encode};
+use crate::error::{Error, Result};
+use crate::intstr::{Flavour, IntOrPercent};
+use crate::k8s::strconv::atoi_value;
+use crate::k8s::validation::valid_percent_digits;
+use crate::registry::encode;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// One validation finding: the dotted field path and the reason kind (§8).
+/// One validation finding: the dotted field path and the reason kind.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Finding {
     /// Dotted path, e.g. `spec.updateStrategy.maxSurge`.
@@ -63,7 +65,7 @@ pub struct CloneSetSpec {
     pub update_strategy: CloneSetStrategy,
 }
 
-/// §6.1: CloneSet webhook checks.
+/// CloneSet webhook checks.
 pub fn cloneset(spec: &CloneSetSpec) -> Vec<Finding> {
     let mut out = Vec::new();
     let replicas = spec.replicas.unwrap_or(1);
@@ -117,29 +119,26 @@ pub fn cloneset(spec: &CloneSetSpec) -> Vec<Finding> {
     out
 }
 
-/// `^[0-9]+%$`: the integer before `%`, or `None` (not a percent).
+/// Kubernetes' `getPercentValue`: for a string matching `^[0-9]+%$` (`IsValidPercent`), the number
+/// before `%` as `v, _ := strconv.Atoi(...)` reads it (saturating at `i64::MAX` when it overflows);
+/// `None` when the value is not such a percentage.
 fn strict_percent(v: &IntOrPercent) -> Option<i64> {
     match v {
-        IntOrPercent::String(s) => {
-            let body = s.strip_suffix('%')?;
-            if body.is_empty() || !body.bytes().all(|b| b.is_ascii_digit()) {
-                return None;
-            }
-            // digits only, so an int64 overflow is the only failure; it reads as 0 like a failed Atoi.
-            Some(atoi(body.bytes()).unwrap_or(0))
-        }
+        IntOrPercent::String(s) => valid_percent_digits(s).map(atoi_value),
         IntOrPercent::Int(_) => None,
     }
 }
 
-/// `iv(x)` of §6.2: percent value, int value, or `Atoi` of any other string (0 on failure).
+/// `getIntOrPercentValue`: the percentage, the int value, or `IntValue()` of any other string,
+/// which is `v, _ := strconv.Atoi(s)`: 0 on a syntax error, saturated on overflow (so
+/// `"99999999999999999999"` counts as set).
 fn int_value(v: &IntOrPercent) -> i64 {
     if let Some(p) = strict_percent(v) {
         return p;
     }
     match v {
         IntOrPercent::Int(i) => i64::from(*i),
-        IntOrPercent::String(s) => atoi(s.bytes()).unwrap_or(0),
+        IntOrPercent::String(s) => atoi_value(s),
     }
 }
 
@@ -196,7 +195,7 @@ pub struct DaemonSetSpec {
     pub update_strategy: DaemonSetStrategy,
 }
 
-/// §6.2: Advanced DaemonSet v1beta1 webhook checks.
+/// Advanced DaemonSet v1beta1 webhook checks.
 pub fn daemonset(spec: &DaemonSetSpec) -> Vec<Finding> {
     let mut out = Vec::new();
     if spec.min_ready_seconds < 0 {
@@ -322,7 +321,7 @@ fn sts_max_unavailable(v: &IntOrPercent, parallel: bool, field: &str, out: &mut 
     }
 }
 
-/// §6.3: Advanced StatefulSet v1beta1 webhook checks (podUpdatePolicy checks out of scope).
+/// Advanced StatefulSet v1beta1 webhook checks (podUpdatePolicy checks out of scope).
 pub fn statefulset(spec: &StatefulSetSpec) -> Vec<Finding> {
     let mut out = Vec::new();
     match spec.pod_management_policy.as_str() {
@@ -363,21 +362,30 @@ pub fn statefulset(spec: &StatefulSetSpec) -> Vec<Finding> {
     out
 }
 
+/// The input: `kind` picks the Go type, `spec` is that object's spec (absent or null = the zero
+/// spec). Members of `spec` the checks do not read are ignored, as the API server keeps them.
 #[derive(Deserialize)]
-#[serde(tag = "kind", content = "spec")]
-#[allow(clippy::enum_variant_names)] // the variants are the JSON `kind` values
-enum Input {
-    CloneSet(CloneSetSpec),
-    DaemonSet(DaemonSetSpec),
-    StatefulSet(StatefulSetSpec),
+#[serde(deny_unknown_fields)]
+struct Input {
+    kind: String,
+    #[serde(default)]
+    spec: Value,
 }
 
-/// `rollout.validate` handler (shape in `shared/spec/rollout.md` §7).
+/// `rollout.validate` handler: `{"kind": "CloneSet"|"DaemonSet"|"StatefulSet", "spec": {...}}`,
+/// output the findings in the reference's order.
 pub(crate) fn handler(input: &Value) -> Result<Value> {
-    let findings = match decode::<Input>(input)? {
-        Input::CloneSet(s) => cloneset(&s),
-        Input::DaemonSet(s) => daemonset(&s),
-        Input::StatefulSet(s) => statefulset(&s),
+    let i: Input = super::decode_input(input)?;
+    let findings = match i.kind.as_str() {
+        "CloneSet" => cloneset(&super::decode_member(&i.spec, "spec")?),
+        "DaemonSet" => daemonset(&super::decode_member(&i.spec, "spec")?),
+        "StatefulSet" => statefulset(&super::decode_member(&i.spec, "spec")?),
+        k => {
+            return Err(Error::invalid_input(
+                "kind",
+                format_args!("{k:?} is not CloneSet, DaemonSet or StatefulSet"),
+            ));
+        }
     };
     encode(&findings)
 }

@@ -49,7 +49,7 @@ pub fn cloneset(args: &ExplainArgs) -> Result<String, CliError> {
     };
     let spec = &cs.budget;
     let params = Params::resolve(spec);
-    let b = cloneset_budget::budget(spec, &pods);
+    let b = cloneset_budget::budget_for_type(&cs.update_type, spec, &pods);
     let mut out = String::new();
     let r = spec.replicas;
     let _ = writeln!(out, "CloneSet {} (replicas {r}, updateStrategy {:?}), now {now_s}", cs.name, cs.update_type);
@@ -91,15 +91,31 @@ pub fn cloneset(args: &ExplainArgs) -> Result<String, CliError> {
         c.old.to_delete,
         c.old.pre_deleting
     );
-    explain_update(&mut out, spec.paused, &params, &b, &pods, &names);
+    explain_update(&mut out, spec.paused, &cs.update_type, &params, &b, &pods, &names);
     explain_scale(&mut out, &b);
     explain_progress(&mut out, &cs, &pods, now);
     Ok(out)
 }
 
-fn explain_update(out: &mut String, paused: bool, params: &Params, b: &Budget, pods: &[PodView], names: &[String]) {
+fn explain_update(
+    out: &mut String,
+    paused: bool,
+    update_type: &str,
+    params: &Params,
+    b: &Budget,
+    pods: &[PodView],
+    names: &[String],
+) {
     let d = &b.diffs;
     let _ = writeln!(out, "Update:");
+    if update_type == cloneset_budget::ON_DELETE {
+        let _ = writeln!(
+            out,
+            "  updateStrategy.type is OnDelete: the controller updates no pod; a pod moves to the update revision \
+             only when it is deleted and recreated."
+        );
+        return;
+    }
     if paused {
         let _ = writeln!(out, "  updateStrategy.paused is true: 0 pods will update next.");
         return;

@@ -7,8 +7,8 @@ use kruise_core::intstr::IntOrPercent;
 use kruise_core::rollout::cloneset_budget::BudgetSpec;
 use kruise_core::rollout::pods::{LifecycleState, PodView};
 use kruise_core::rollout::progress::{Condition, ProgressSpec, ProgressStatus};
+use kruise_core::rollout::active_pods::{self, SortKey};
 use serde_json::Value;
-use std::cmp::Ordering;
 
 /// Label holding a pod's lifecycle state.
 pub const LIFECYCLE_LABEL: &str = "lifecycle.apps.kruise.io/state";
@@ -181,12 +181,8 @@ pub struct Pod {
     pub name: String,
     /// The budget's view of it.
     pub view: PodView,
-    scheduled: bool,
-    phase_rank: u8,
-    ready: bool,
-    ready_since: Option<Timestamp>,
-    restarts: i64,
-    created: Option<Timestamp>,
+    /// Its key in Kubernetes' `ActivePods` order (computed by `kruise_core`).
+    order_key: SortKey,
 }
 
 /// Whether a pod's revision label names `update_revision` (full name, or the hash suffix).
@@ -225,10 +221,10 @@ pub fn read_pods(items: &[Value], cs: &CloneSet, now: Timestamp) -> Result<Vec<P
             && ready
             && (cs.min_ready_seconds == 0
                 || ready_since.is_some_and(|t| t.checked_add(min_ready).is_ok_and(|d| d <= now)));
-        let restarts = at(p, "status.containerStatuses")
-            .and_then(Value::as_array)
-            .map(|a| a.iter().filter_map(|c| c.get("restartCount").and_then(Value::as_i64)).sum())
-            .unwrap_or(0);
+        let order_key = serde_json::from_value::<active_pods::Pod>(p.clone())
+            .map_err(|e| CliError::Usage(format!("pod {name}: {e}")))?
+            .key()
+            .map_err(|e| CliError::Usage(format!("pod {name}: {e}")))?;
         out.push(Pod {
             view: PodView {
                 updated: on_revision(p, &cs.status.update_revision),
@@ -237,34 +233,18 @@ pub fn read_pods(items: &[Value], cs: &CloneSet, now: Timestamp) -> Result<Vec<P
                 specified_delete: label(SPECIFIED_DELETE_LABEL).is_some() || cs.pods_to_delete.contains(&name),
             },
             name,
-            scheduled: !str_at(p, "spec.nodeName").is_empty(),
-            phase_rank: match phase {
-                "Pending" => 0,
-                "Unknown" => 1,
-                "Running" => 2,
-                _ => 0,
-            },
-            ready,
-            ready_since,
-            restarts,
-            created: str_at(p, "metadata.creationTimestamp").parse().ok(),
+            order_key,
         });
     }
     Ok(out)
 }
 
-/// Kubernetes "active pods" order (unscheduled, Pending < Unknown < Running, not ready, ready
-/// more recently, more restarts, newer first), then `PreparingUpdate` pods moved to the front.
-pub fn sort_candidates(pods: &mut [Pod]) {
-    pods.sort_by(|a, b| {
-        a.scheduled
-            .cmp(&b.scheduled)
-            .then(a.phase_rank.cmp(&b.phase_rank))
-            .then(a.ready.cmp(&b.ready))
-            .then_with(|| if a.ready && b.ready { b.ready_since.cmp(&a.ready_since) } else { Ordering::Equal })
-            .then(b.restarts.cmp(&a.restarts))
-            .then(b.created.cmp(&a.created))
-    });
+/// Kubernetes' `ActivePods` order (`kruise_core::rollout::active_pods`, the function behind
+/// `rollout.active_pods_order`), then `PreparingUpdate` pods moved to the front.
+pub fn sort_candidates(pods: &mut Vec<Pod>) {
+    let keys: Vec<SortKey> = pods.iter().map(|p| p.order_key).collect();
+    let mut slots: Vec<Option<Pod>> = std::mem::take(pods).into_iter().map(Some).collect();
+    pods.extend(active_pods::order(&keys).into_iter().filter_map(|i| slots[i].take()));
     pods.sort_by_key(|p| p.view.lifecycle_state != LifecycleState::PreparingUpdate);
 }
 
