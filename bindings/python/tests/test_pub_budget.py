@@ -11,6 +11,8 @@ import kruise_core
 from kruise_core import pub_budget
 
 NOW = "2026-06-21T10:00:00Z"
+POD_KIND = {"group": "", "version": "v1", "kind": "Pod"}
+EVICTION_KIND = {"group": "policy", "version": "v1", "kind": "Eviction"}
 IMAGE_ID = "docker-pullable://nginx@sha256:a9286defaba7b3a519d585ba0e37d0b2cbee74ebfe590960b0b1d6a5e97d1e1d"
 
 
@@ -71,20 +73,72 @@ def test_resize_is_judged_resize_and_review_requests_work() -> None:
     assert (c.unavailable_changed, c.can_resize_inplace, c.operation) == (True, True, "RESIZE")
     pb = web_server_pub()
     pb["status"] = {"unavailableAllowed": 1, "desiredAvailable": 8, "currentAvailable": 9, "totalReplicas": 10}
-    review = {"uid": "u1", "operation": "UPDATE", "name": "web-server-3", "namespace": "default",
+    review = {"uid": "u1", "kind": POD_KIND, "operation": "UPDATE", "name": "web-server-3", "namespace": "default",
               "object": pod("web-server-3", cpu="1"), "oldObject": pod("web-server-3"),
               "options": {"kind": "UpdateOptions", "apiVersion": "meta.k8s.io/v1"}}
     gates = {"PodUnavailableBudgetUpdateGate": True}
     a = pub_budget.admit_review(review, pub=pb, now=NOW, feature_gates=gates)
     assert (a.decision, a.operation) == ("admitted", "RESIZE")
     assert a.new_status is not None and "web-server-3" in a.new_status["disruptedPods"]
+    assert a.response == {"uid": "u1", "allowed": True, "status": {"code": 200}}
     # default gates: updates are not checked
     assert pub_budget.admit_review(review, pub=pb, now=NOW).decision == "gate_disabled"
-    eviction = {"uid": "e1", "operation": "CREATE", "subResource": "eviction", "name": "web-server-4",
+    # v1.9.0 never reads an Eviction's deleteOptions (decoded into the untagged internal type):
+    # the dry run the API server forwards is not seen, and the budget is spent
+    eviction = {"uid": "e1", "kind": EVICTION_KIND, "operation": "CREATE", "subResource": "eviction",
+                "name": "web-server-4", "namespace": "default", "dryRun": True,
                 "object": {"apiVersion": "policy/v1", "kind": "Eviction", "deleteOptions": {"dryRun": ["All"]}}}
     a = pub_budget.admit_review(eviction, pub=pb, now=NOW, evicted_pod=pod("web-server-4"))
-    assert (a.allowed, a.decision, a.new_status) == (True, "dry_run", None)
-    assert pub_budget.admit_review({"operation": "DELETE"}, pub=None, now=NOW).decision == "no_old_object"
+    assert (a.allowed, a.decision) == (True, "admitted")
+    delete = {"uid": "d1", "kind": POD_KIND, "operation": "DELETE", "name": "web-server-5"}
+    assert pub_budget.admit_review(delete, pub=None, now=NOW).decision == "no_old_object"
+
+
+def denied_delete() -> dict[str, Any]:
+    pb = web_server_pub()
+    pb["status"] = {"unavailableAllowed": 0, "desiredAvailable": 8, "currentAvailable": 8, "totalReplicas": 10}
+    return pb
+
+
+DELETE_REQUEST = {"uid": "d-7", "kind": {"group": "", "version": "v1", "kind": "Pod"}, "operation": "DELETE",
+                  "name": "web-server-7", "namespace": "default", "oldObject": pod("web-server-7"),
+                  "options": {"apiVersion": "meta.k8s.io/v1", "kind": "DeleteOptions"}}
+
+
+def test_admit_review_reads_a_whole_review_like_its_request() -> None:
+    by_request = pub_budget.admit_review(DELETE_REQUEST, pub=denied_delete(), now=NOW)
+    review = {"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "request": DELETE_REQUEST}
+    by_review = pub_budget.admit_review(review, pub=denied_delete(), now=NOW)
+    assert by_review == by_request
+    assert (by_review.allowed, by_review.decision, by_review.operation) == (False, "denied_no_budget", "DELETE")
+    assert by_review.response == {"uid": "d-7", "allowed": False, "status": {
+        "code": 403, "reason": "Forbidden", "message": by_review.reason}}
+
+
+@pytest.mark.parametrize(("request_", "field"), [
+    ({}, "request.operation"),
+    ({**DELETE_REQUEST, "operation": "delete"}, "request.operation"),
+    ({**DELETE_REQUEST, "operation": "PATCH"}, "request.operation"),
+    ({k: v for k, v in DELETE_REQUEST.items() if k != "kind"}, "request.kind"),
+    ({k: v for k, v in DELETE_REQUEST.items() if k != "uid"}, "request.uid"),
+    ({k: v for k, v in DELETE_REQUEST.items() if k != "options"}, "request.options"),
+    ({**DELETE_REQUEST, "oldObject": [1]}, "request.oldObject"),
+    ({"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview"}, "request"),
+    ({"apiVersion": "admission.k8s.io/v1beta2", "kind": "AdmissionReview", "request": DELETE_REQUEST}, "apiVersion"),
+    ({"apiVersion": "admission.k8s.io/v1", "kind": "ConversionReview", "request": DELETE_REQUEST}, "kind"),
+])
+def test_admit_review_fails_closed(request_: dict[str, Any], field: str) -> None:
+    with pytest.raises(kruise_core.KruiseError) as info:
+        pub_budget.admit_review(request_, pub=denied_delete(), now=NOW)
+    assert (info.value.kind, info.value.field) == ("invalid_input", field)
+
+
+def test_admit_review_create_lower_case_is_invalid() -> None:
+    eviction = {"uid": "e2", "kind": EVICTION_KIND, "operation": "create", "subResource": "eviction",
+                "name": "web-server-4", "object": {"apiVersion": "policy/v1", "kind": "Eviction"}}
+    with pytest.raises(kruise_core.KruiseError) as info:
+        pub_budget.admit_review(eviction, pub=denied_delete(), now=NOW, evicted_pod=pod("web-server-4"))
+    assert (info.value.kind, info.value.field) == ("invalid_input", "request.operation")
 
 
 def test_pod_state_validate_and_errors() -> None:

@@ -3,8 +3,8 @@
 //!
 //! Mirrors `pkg/webhook/pod/validating/pod_unavailable_budget.go`, `pod_create_update_handler.go`
 //! and `PodUnavailableBudgetValidatePod` / the check-and-decrement step in
-//! `pkg/control/pubcontrol/pub_control_utils.go` (OpenKruise v1.9.0). See `shared/spec/pub.md`
-//! section 8.
+//! `pkg/control/pubcontrol/pub_control_utils.go` (OpenKruise v1.9.0); the flow is described in
+//! `docs/pub.md`. The request as the API server posts it is read by [`super::review`].
 //!
 //! [`admit`] is allocation-free: it borrows its inputs and returns a [`StatusChange`] (the
 //! decrement and the one record to add) instead of a copy of a status that may hold 2,000 records.
@@ -64,6 +64,8 @@ pub enum DecisionCode {
     NoUnavailableChange,
     /// DELETE of a subresource / CREATE other than eviction.
     SubresourceIgnored,
+    /// An operation the webhook does not check (`CONNECT`; `pub.admit_review` only).
+    OperationIgnored,
     /// `pub.kruise.io/no-protect: "true"`.
     NoProtectAnnotation,
     /// The pod is not ready or not consistent: already unavailable.
@@ -102,6 +104,7 @@ impl DecisionCode {
             DecisionCode::NoRelatedPub => "no_related_pub",
             DecisionCode::NoUnavailableChange => "no_unavailable_change",
             DecisionCode::SubresourceIgnored => "subresource_ignored",
+            DecisionCode::OperationIgnored => "operation_ignored",
             DecisionCode::NoProtectAnnotation => "no_protect_annotation",
             DecisionCode::PodNotAvailable => "pod_not_available",
             DecisionCode::PubNotFound => "pub_not_found",
@@ -187,7 +190,7 @@ impl Decision<'_> {
 }
 
 /// Decides one pod request against the PUB named by the checked pod's `kruise.io/related-pub`
-/// (`pb = None`: not found). First match wins (spec section 8).
+/// (`pb = None`: not found). First match wins (the order of `docs/pub.md`, "Admission").
 ///
 /// Errors: `invalid_input` when a pod the request needs is missing (`oldPod`, `newPod`, `pod`), or
 /// from the update classification (unparsable cpu/memory quantity).

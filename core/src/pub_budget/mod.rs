@@ -1,6 +1,7 @@
 //! PodUnavailableBudget (PUB) decisions of OpenKruise v1.9.0: protected operations, pod state,
 //! update classification (UPDATE vs RESIZE), the controller's status, the pod webhook's admission
-//! decision and PUB object validation. See `shared/spec/pub.md` and `docs/pub.md`.
+//! decision (on the typed request or on the `AdmissionReview` the API server posts) and PUB object
+//! validation. See `docs/pub.md`.
 //!
 //! Typed API (no JSON; what Rust callers and the benches use):
 //! - [`protect::protected_operations`] / [`types::Pub::protected_operations`];
@@ -8,16 +9,19 @@
 //! - [`classify::classify_update`];
 //! - [`status::compute_status`] (linear, pods borrowed);
 //! - [`admit::admit`] (allocation-free; returns a [`admit::StatusChange`] to apply);
+//! - [`review::admit_review`] / [`review::admit_request`] (an `AdmissionReview` or its request,
+//!   read as v1.9.0 reads it, fail closed, mapped onto `admit`);
 //! - [`validate::validate`].
 //!
 //! Registry entries ([`ENTRIES`]): `pub.protect_operations`, `pub.pod_state`,
-//! `pub.classify_update`, `pub.status`, `pub.admit`, `pub.validate`.
+//! `pub.classify_update`, `pub.status`, `pub.admit`, `pub.admit_review`, `pub.validate`.
 
 pub mod admit;
 pub mod classify;
 pub mod image_ref;
 pub mod pod_state;
 pub mod protect;
+pub mod review;
 pub mod status;
 pub mod types;
 pub mod validate;
@@ -26,6 +30,7 @@ pub use admit::{AdmissionRequest, Decision, DecisionCode, RequestOperation, Stat
 pub use classify::{UpdateClass, classify_update};
 pub use pod_state::PodState;
 pub use protect::{Operation, OperationSet, protected_operations};
+pub use review::{ReviewAnswer, ReviewContext, admit_request, admit_review};
 pub use status::{BudgetPod, PodSummary, StatusOutcome, compute_status};
 pub use types::{FeatureGates, Pod, Pub, PubStatus, RecordTime};
 pub use validate::validate;
@@ -186,6 +191,69 @@ fn admit_handler(input: &Value) -> Result<Value> {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct AdmitReviewInput {
+    /// A whole AdmissionReview or its request.
+    #[serde(default)]
+    review: Option<Value>,
+    /// The request alone.
+    #[serde(default)]
+    request: Option<Value>,
+    #[serde(default)]
+    evicted_pod: Option<Pod>,
+    #[serde(default, rename = "pub")]
+    pb: Option<Pub>,
+    #[serde(default)]
+    feature_gates: FeatureGates,
+    now: String,
+}
+
+fn admit_review_handler(input: &Value) -> Result<Value> {
+    let i: AdmitReviewInput = decode(input)?;
+    if let Some(p) = &i.pb {
+        p.check_api("pub")?;
+    }
+    let now = RecordTime::parse(&i.now, "now")?;
+    let ctx = ReviewContext {
+        pb: i.pb.as_ref(),
+        evicted_pod: i.evicted_pod.as_ref(),
+        gates: i.feature_gates,
+        now: &now,
+    };
+    let a = match (&i.review, &i.request) {
+        (Some(r), None) => admit_review(r, &ctx)?,
+        (None, Some(Value::Object(r))) => admit_request(r, &ctx)?,
+        (None, Some(_)) => {
+            return Err(crate::Error::invalid_input("request", "expected a JSON object"));
+        }
+        (None, None) => {
+            return Err(crate::Error::invalid_input(
+                "review",
+                "missing: give the AdmissionReview (review) or its request (request)",
+            ));
+        }
+        (Some(_), Some(_)) => {
+            return Err(crate::Error::invalid_input(
+                "request",
+                "give either review or request, not both",
+            ));
+        }
+    };
+    let new_status = match &a.new_status {
+        Some(s) => crate::registry::encode(s)?,
+        None => Value::Null,
+    };
+    Ok(json!({
+        "allowed": a.allowed(),
+        "reason": a.reason,
+        "decision": a.code.as_str(),
+        "operation": a.operation.map(Operation::as_str),
+        "newStatus": new_status,
+        "response": a.response(),
+    }))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct ValidateInput {
     #[serde(rename = "pub")]
     pb: Pub,
@@ -227,6 +295,11 @@ pub const ENTRIES: &[Entry] = &[
         "pub.admit",
         "Pod webhook PUB admission: allow/deny and status write (pod_unavailable_budget.go)",
         admit_handler,
+    ),
+    Entry::new(
+        "pub.admit_review",
+        "Pod webhook PUB admission on an AdmissionReview or its request, fail closed (pod_unavailable_budget.go)",
+        admit_review_handler,
     ),
     Entry::new(
         "pub.validate",

@@ -8,8 +8,8 @@ Pure Python over ``kruise_core.call``: pods and PUBs are the dicts the API serve
 - ``classify_update(old_pod, new_pod)``: nothing, ``"UPDATE"`` or ``"RESIZE"`` (``pub.classify_update``);
 - ``status(pub, pods, ...)``: the controller's status (``pub.status``);
 - ``admit(...)``: the pod webhook's decision (``pub.admit``);
-- ``admit_review(request, ...)``: the same for an ``admission.k8s.io/v1`` request dict, so a Python
-  validating webhook calls one function per request;
+- ``admit_review(review, ...)``: the same for an ``admission.k8s.io/v1`` ``AdmissionReview`` or its
+  ``request`` (``pub.admit_review``), so a Python validating webhook calls one function per request;
 - ``validate(pub, old_pub)``: PUB object validation codes (``pub.validate``).
 
 Errors raise ``kruise_core.KruiseError`` (kinds ``invalid_input``, ``invalid_int_or_percent``,
@@ -159,13 +159,15 @@ def status(
 @dataclass(frozen=True)
 class Admission:
     """The webhook's answer: ``reason`` is ``""`` when allowed; ``new_status`` is the PUB status to
-    write (``decision == "admitted"`` only)."""
+    write (``decision == "admitted"`` only); ``response`` is the ``AdmissionResponse`` to return
+    (``admit_review`` only)."""
 
     allowed: bool
     reason: str
     decision: str
     operation: Optional[str]
     new_status: Optional[dict[str, Any]]
+    response: Optional[dict[str, Any]] = None
 
 
 def _admission(out: Mapping[str, Any]) -> Admission:
@@ -221,28 +223,23 @@ def admit_review(
     evicted_pod: Optional[Mapping[str, Any]] = None,
     feature_gates: Optional[Mapping[str, bool]] = None,
 ) -> Admission:
-    """Decide an ``admission.k8s.io/v1`` ``AdmissionRequest`` (the ``request`` member of the
-    review the API server posts). For ``pods/eviction`` pass the current pod as ``evicted_pod``.
-    Dry run comes from ``dryRun``, the options' ``dryRun`` list or the Eviction's
-    ``deleteOptions.dryRun``. Operations other than CREATE/UPDATE/DELETE are allowed
-    (``decision == "subresource_ignored"``)."""
-    op = str(request.get("operation", ""))
-    sub = request.get("subResource") or ""
-    opts = request.get("options") or {}
-    dry = bool(request.get("dryRun")) or bool(opts.get("dryRun"))
-    if op not in ("CREATE", "UPDATE", "DELETE"):
-        return Admission(allowed=True, reason="", decision="subresource_ignored", operation=None, new_status=None)
-    if op == "UPDATE":
-        return admit(op, pub=pub, now=now, old_pod=request.get("oldObject"), new_pod=request.get("object"),
-                     sub_resource=sub, dry_run=dry, feature_gates=feature_gates)
-    if op == "DELETE":
-        old = request.get("oldObject")
-        return admit(op, pub=pub, now=now, pod=old, sub_resource=sub, dry_run=dry,
-                     old_object_present=old is not None, feature_gates=feature_gates)
-    if sub == "eviction":
-        eviction = request.get("object") or {}
-        dry = dry or bool((eviction.get("deleteOptions") or {}).get("dryRun"))
-    return admit(op, pub=pub, now=now, pod=evicted_pod, sub_resource=sub, dry_run=dry, feature_gates=feature_gates)
+    """Decide the ``admission.k8s.io/v1`` ``AdmissionReview`` the API server posts, or its
+    ``request`` member (``pub.admit_review``). For ``pods/eviction`` pass the current pod as
+    ``evicted_pod``. ``response`` is the ``AdmissionResponse`` to send back (uid echoed).
+
+    Fails closed: a request without a valid ``operation`` (upper case), ``kind``, ``uid`` or the
+    objects its operation carries raises ``KruiseError`` ``invalid_input`` naming the field
+    (``request.operation``, ...). Dry run is read as v1.9.0 reads it: ``request.options.dryRun``
+    for UPDATE and DELETE; an eviction's ``deleteOptions`` is never seen (see ``docs/pub.md``)."""
+    inp: dict[str, Any] = {"review": request, "pub": pub, "now": _time(now)}
+    if evicted_pod is not None:
+        inp["evictedPod"] = evicted_pod
+    if feature_gates is not None:
+        inp["featureGates"] = dict(feature_gates)
+    out = call("pub.admit_review", inp)
+    a = _admission(out)
+    return Admission(allowed=a.allowed, reason=a.reason, decision=a.decision, operation=a.operation,
+                     new_status=a.new_status, response=dict(out["response"]))
 
 
 def validate(

@@ -77,6 +77,7 @@ class Admission:
     decision: str
     operation: Optional[str]
     new_status: Optional[dict[str, Any]]
+    response: Optional[dict[str, Any]] = None
 
 def admit(
     operation: str,
@@ -101,7 +102,8 @@ def admit_review(
     evicted_pod: Optional[Mapping[str, Any]] = None,
     feature_gates: Optional[Mapping[str, bool]] = None,
 ) -> Admission:
-    """Decide an ``admission.k8s.io/v1`` request dict; raises ``KruiseError``."""
+    """Decide an ``admission.k8s.io/v1`` AdmissionReview or its request (``pub.admit_review``);
+    raises ``KruiseError`` ``invalid_input`` naming the field of a request it cannot read."""
 
 def validate(
     pub: Mapping[str, Any], old_pub: Optional[Mapping[str, Any]] = None, *, feature_gates: Optional[Mapping[str, bool]] = None
