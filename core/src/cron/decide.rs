@@ -11,7 +11,7 @@ use super::job_state::JobState;
 use super::prune::{PruneInput, PruneJob, prune};
 use super::schedule::Schedule;
 use super::zone::{Zone, format_utc, parse_rfc3339};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -19,6 +19,8 @@ use serde_json::Value;
 pub const GO_ZERO_TIME: i64 = -62_135_596_800;
 /// More missed starts than this is an error (`too many missed start times`).
 pub const MAX_MISSED_STARTS: u32 = 100;
+/// Error kind: a child is due but `spec.template` holds no template (see [`decide`]).
+pub const TEMPLATE_MISSING: &str = "template_missing";
 
 /// The `spec.template` members; only their presence matters here.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -36,6 +38,14 @@ pub struct TemplateRefs {
 }
 
 impl TemplateRefs {
+    /// Whether no template is present (all three absent or `null`; an empty object `{}` counts
+    /// as present, as a non-nil pointer to a zero template does in Go).
+    pub fn is_empty(&self) -> bool {
+        self.job_template.is_none()
+            && self.broadcast_job_template.is_none()
+            && self.image_list_pull_job_template.is_none()
+    }
+
     /// The child kind (`status.type`): Job if `jobTemplate`, else ImageListPullJob if
     /// `imageListPullJobTemplate`, else BroadcastJob (also when no template is present).
     pub fn kind(&self) -> &'static str {
@@ -190,8 +200,13 @@ fn floor_secs(t: Ns) -> i64 {
 }
 
 /// One reconcile pass. Errors: `invalid_input` for malformed times (`now`, `creationTimestamp`,
-/// `jobs[i].startTime`) or an unknown `localTimeZone`; schedule problems are not errors but the
-/// `error` action (like the controller, which logs and stops).
+/// `jobs[i].startTime`) or an unknown `localTimeZone`; `template_missing` (field `spec.template`)
+/// when a child is due (create or replace) but no template is present: the controller then takes
+/// the BroadcastJob path and dereferences the nil `broadcastJobTemplate`
+/// (`advancedcronjob_broadcastjob_controller.go`, `constructBrJobForCronJob`), so the reconcile
+/// panics and creates nothing. By then it has written the status, pruned the history and, for
+/// `Replace`, deleted the active children. Schedule problems are not errors but the `error` action
+/// (like the controller, which logs and stops).
 pub fn decide(input: &DecideInput) -> Result<Decision> {
     let spec = &input.spec;
     let local = local_zone(input.local_time_zone.as_deref(), "localTimeZone")?;
@@ -303,6 +318,13 @@ pub fn decide(input: &DecideInput) -> Result<Decision> {
             d.action = Action::Replace;
         }
         _ => d.action = Action::Create,
+    }
+    if spec.template.is_empty() {
+        return Err(Error::at(
+            TEMPLATE_MISSING,
+            "spec.template",
+            "a child is due but no jobTemplate, broadcastJobTemplate or imageListPullJobTemplate is set (the controller dereferences the missing broadcastJobTemplate and creates nothing)",
+        ));
     }
     d.scheduled_time = Some(format_utc(lm));
     d.job_name = Some(format!("{}-{}", input.name, lm));
