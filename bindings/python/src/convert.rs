@@ -188,6 +188,7 @@ impl Walker {
         if is_map {
             let items: Vec<(Bound<'_, PyAny>, Bound<'_, PyAny>)> =
                 if let Ok(d) = obj.cast::<PyDict>() {
+                    self.fits(d.len().saturating_mul(5))?;
                     d.iter().collect()
                 } else {
                     let m = obj
@@ -221,6 +222,8 @@ impl Walker {
             return Ok(Value::Object(out));
         }
         let items: Vec<Bound<'_, PyAny>> = if let Ok(l) = obj.cast::<PyList>() {
+            // Every element takes at least one byte and a comma: refuse early what cannot fit.
+            self.fits(l.len().saturating_mul(2))?;
             l.iter().collect()
         } else if let Ok(t) = obj.cast::<PyTuple>() {
             t.iter().collect()
