@@ -164,24 +164,21 @@ mod tests {
     /// Go's encoding/json reads the JSON number `-0` into an integer field as 0; so does decode.
     #[test]
     fn negative_zero_is_zero_for_integer_fields() {
+        let scale = |text: &str| {
+            let input: Value = serde_json::from_str(text).unwrap();
+            call("rollout.scale_int_or_percent", &input)
+        };
         let text = r#"{"value": "50%", "total": -0, "roundUp": true, "mode": "scaled"}"#;
-        let input: Value = serde_json::from_str(text).unwrap();
-        assert!(has_negative_zero(&input), "serde_json holds -0 as -0.0");
-        assert_eq!(call("rollout.scale_int_or_percent", &input).unwrap(), json!(0));
-        // The same input with 0 gives the same answer.
-        let zero = json!({"value": "50%", "total": 0, "roundUp": true, "mode": "scaled"});
-        assert_eq!(call("rollout.scale_int_or_percent", &zero).unwrap(), json!(0));
+        assert!(has_negative_zero(&serde_json::from_str(text).unwrap()), "serde_json holds -0 as -0.0");
+        assert_eq!(scale(text).unwrap(), json!(0));
+        let text = r#"{"value": "50%", "total": 0, "roundUp": true, "mode": "scaled"}"#;
+        assert_eq!(scale(text).unwrap(), json!(0));
         // An int-or-percent member takes -0 as the integer 0 too (intstr's UnmarshalJSON).
-        let int_value: Value =
-            serde_json::from_str(r#"{"value": -0, "total": 10, "roundUp": true, "mode": "scaled"}"#)
-                .unwrap();
-        assert_eq!(call("rollout.scale_int_or_percent", &int_value).unwrap(), json!(0));
-        // Deep inside the input, e.g. a UnitedDeployment's replicas.
-        let nested: Value = serde_json::from_str(
-            r#"{"replicas": 4, "value": -0}"#,
-        )
-        .unwrap();
-        assert_eq!(call("allocation.parse_replicas", &nested).unwrap(), json!(0));
+        let text = r#"{"value": -0, "total": 10, "roundUp": true, "mode": "scaled"}"#;
+        assert_eq!(scale(text).unwrap(), json!(0));
+        // Another family's int-or-percent field.
+        let input: Value = serde_json::from_str(r#"{"replicas": 4, "value": -0}"#).unwrap();
+        assert_eq!(call("allocation.parse_replicas", &input).unwrap(), json!(0));
     }
 
     /// Other non-integers stay refused for integer fields, as in Go.

@@ -90,7 +90,8 @@ pub unsafe extern "C" fn kruise_fn_ids(out: *mut kruise_buf) -> kruise_status {
 /// `api.convert`, null-pruned for `api.default`). This is the rule the conformance vectors use.
 ///
 /// On `KRUISE_OK`, `*result` is set to 1 (match) or 0. On an error status `*result` is untouched and
-/// `err` (may be NULL) receives the error JSON, to be freed with `kruise_buf_free`.
+/// `err` (may be NULL) receives the error JSON, to be freed with `kruise_buf_free`. Either document
+/// longer than `kruise_max_input_bytes()` is `KRUISE_INPUT_TOO_LARGE`.
 ///
 /// # Safety
 /// Non-NULL pointers must point to the given number of readable bytes; `result` must point to a

@@ -28,10 +28,13 @@ mod status;
 
 pub use buf::{kruise_buf, kruise_buf_free};
 pub use call::{kruise_call, kruise_fn_ids, kruise_matches, kruise_version};
-pub use limits::{KRUISE_DEFAULT_MAX_INPUT_BYTES, kruise_max_input_bytes, kruise_set_max_input_bytes};
+pub use limits::{
+    KRUISE_DEFAULT_MAX_INPUT_BYTES, kruise_max_input_bytes, kruise_set_max_input_bytes,
+};
 pub use resources::{
     KRUISE_VAR_NUMBER, KRUISE_VAR_QUANTITY, kruise_expr, kruise_expr_compile,
-    kruise_expr_compile_strict, kruise_expr_eval, kruise_expr_free, kruise_expr_live_count, kruise_var,
+    kruise_expr_compile_strict, kruise_expr_eval, kruise_expr_free, kruise_expr_live_count,
+    kruise_var,
 };
 pub use rollout::{
     KRUISE_SCALE_KRUISE, KRUISE_SCALE_LEGACY, KRUISE_SCALE_SCALED, kruise_scale_int_or_percent,

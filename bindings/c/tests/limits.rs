@@ -13,13 +13,27 @@ use std::sync::Mutex;
 static LOCK: Mutex<()> = Mutex::new(());
 
 fn call(fn_id: &str, input: &[u8]) -> (kruise_status, serde_json::Value) {
-    let mut out = kruise_buf { ptr: std::ptr::null_mut(), len: 0 };
+    let mut out = kruise_buf {
+        ptr: std::ptr::null_mut(),
+        len: 0,
+    };
     // SAFETY: valid slices and a writable out buffer.
-    let st = unsafe { kruise_call(fn_id.as_ptr(), fn_id.len(), input.as_ptr(), input.len(), &mut out) };
+    let st = unsafe {
+        kruise_call(
+            fn_id.as_ptr(),
+            fn_id.len(),
+            input.as_ptr(),
+            input.len(),
+            &mut out,
+        )
+    };
     // SAFETY: the library filled `out` with `len` bytes.
     let text = unsafe { std::slice::from_raw_parts(out.ptr, out.len) }.to_vec();
     kruise_buf_free(out);
-    (st, serde_json::from_slice(&text).unwrap_or(serde_json::Value::Null))
+    (
+        st,
+        serde_json::from_slice(&text).unwrap_or(serde_json::Value::Null),
+    )
 }
 
 const SCALE: &str = r#"{"value": "50%", "total": 10, "roundUp": true, "mode": "scaled"}"#;
@@ -43,17 +57,32 @@ fn input_size_limit() {
     let prev = kruise_set_max_input_bytes(SCALE.len());
     assert_eq!(prev, KRUISE_DEFAULT_MAX_INPUT_BYTES);
     assert_eq!(kruise_max_input_bytes(), SCALE.len());
-    assert_eq!(call("rollout.scale_int_or_percent", SCALE.as_bytes()).0, kruise_status::KRUISE_OK);
+    assert_eq!(
+        call("rollout.scale_int_or_percent", SCALE.as_bytes()).0,
+        kruise_status::KRUISE_OK
+    );
     let padded = format!("{SCALE} ");
     let (st, v) = call("rollout.scale_int_or_percent", padded.as_bytes());
     assert_eq!(st, kruise_status::KRUISE_INPUT_TOO_LARGE, "{v}");
     // kruise_matches: either document over the limit.
     let mut res = 7u8;
-    let mut err = kruise_buf { ptr: std::ptr::null_mut(), len: 0 };
+    let mut err = kruise_buf {
+        ptr: std::ptr::null_mut(),
+        len: 0,
+    };
     let f = "rollout.scale_int_or_percent";
     // SAFETY: valid slices, result and err pointers.
     let st = unsafe {
-        kruise_matches(f.as_ptr(), f.len(), b"1".as_ptr(), 1, padded.as_ptr(), padded.len(), &mut res, &mut err)
+        kruise_matches(
+            f.as_ptr(),
+            f.len(),
+            b"1".as_ptr(),
+            1,
+            padded.as_ptr(),
+            padded.len(),
+            &mut res,
+            &mut err,
+        )
     };
     assert_eq!(st, kruise_status::KRUISE_INPUT_TOO_LARGE);
     assert_eq!(res, 7, "result untouched on error");
@@ -61,7 +90,10 @@ fn input_size_limit() {
     // kruise_expr_compile: the source.
     let src = "1 + ".repeat(SCALE.len() / 4 + 1) + "1";
     let mut e: *mut kruise_expr = std::ptr::null_mut();
-    let mut err = kruise_buf { ptr: std::ptr::null_mut(), len: 0 };
+    let mut err = kruise_buf {
+        ptr: std::ptr::null_mut(),
+        len: 0,
+    };
     // SAFETY: valid slice and out pointers.
     let st = unsafe { kruise_expr_compile(src.as_ptr(), src.len(), &mut e, &mut err) };
     assert_eq!(st, kruise_status::KRUISE_INPUT_TOO_LARGE);

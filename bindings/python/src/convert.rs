@@ -120,9 +120,9 @@ impl Walker {
     }
 
     fn string(&mut self, obj: &Bound<'_, PyString>) -> Result<String, kcore::Error> {
-        let s = obj.to_cow().map_err(|e| {
-            self.invalid(format!("not Unicode text (a lone surrogate?): {e}"))
-        })?;
+        let s = obj
+            .to_cow()
+            .map_err(|e| self.invalid(format!("not Unicode text (a lone surrogate?): {e}")))?;
         self.add(json_str_len(&s))?;
         Ok(s.into_owned())
     }
@@ -155,7 +155,9 @@ impl Walker {
         if let Ok(f) = obj.cast::<PyFloat>() {
             let x = f.value();
             let n = Number::from_f64(x).ok_or_else(|| {
-                self.invalid(format!("{x} is not a JSON number (NaN and infinities have no JSON form)"))
+                self.invalid(format!(
+                    "{x} is not a JSON number (NaN and infinities have no JSON form)"
+                ))
             })?;
             self.add(n.to_string().len())?;
             return Ok(Value::Number(n));
@@ -184,17 +186,21 @@ impl Walker {
         }
         let py_err = |w: &Walker, e: PyErr| w.invalid(format!("cannot read it: {e}"));
         if is_map {
-            let items: Vec<(Bound<'_, PyAny>, Bound<'_, PyAny>)> = if let Ok(d) = obj.cast::<PyDict>() {
-                d.iter().collect()
-            } else {
-                let m = obj.cast::<PyMapping>().map_err(|e| py_err(self, e.into()))?;
-                let items = m.items().map_err(|e| py_err(self, e))?;
-                items
-                    .iter()
-                    .map(|kv| kv.extract::<(Bound<'_, PyAny>, Bound<'_, PyAny>)>())
-                    .collect::<PyResult<_>>()
-                    .map_err(|e| py_err(self, e))?
-            };
+            let items: Vec<(Bound<'_, PyAny>, Bound<'_, PyAny>)> =
+                if let Ok(d) = obj.cast::<PyDict>() {
+                    self.fits(d.len().saturating_mul(5))?;
+                    d.iter().collect()
+                } else {
+                    let m = obj
+                        .cast::<PyMapping>()
+                        .map_err(|e| py_err(self, e.into()))?;
+                    let items = m.items().map_err(|e| py_err(self, e))?;
+                    items
+                        .iter()
+                        .map(|kv| kv.extract::<(Bound<'_, PyAny>, Bound<'_, PyAny>)>())
+                        .collect::<PyResult<_>>()
+                        .map_err(|e| py_err(self, e))?
+                };
             // Every member takes at least `"":0` and a comma: refuse early what cannot fit.
             self.fits(items.len().saturating_mul(5))?;
             self.add(2 + items.len().saturating_sub(1))?;
@@ -216,11 +222,15 @@ impl Walker {
             return Ok(Value::Object(out));
         }
         let items: Vec<Bound<'_, PyAny>> = if let Ok(l) = obj.cast::<PyList>() {
+            // Every element takes at least one byte and a comma: refuse early what cannot fit.
+            self.fits(l.len().saturating_mul(2))?;
             l.iter().collect()
         } else if let Ok(t) = obj.cast::<PyTuple>() {
             t.iter().collect()
         } else {
-            let s = obj.cast::<PySequence>().map_err(|e| py_err(self, e.into()))?;
+            let s = obj
+                .cast::<PySequence>()
+                .map_err(|e| py_err(self, e.into()))?;
             s.try_iter()
                 .and_then(|it| it.collect::<PyResult<Vec<_>>>())
                 .map_err(|e| py_err(self, e))?
@@ -300,12 +310,16 @@ fn arg_error(py: Python<'_>, name: &str, message: impl std::fmt::Display) -> PyE
 
 /// Reads a `str` argument; anything else (or a string with lone surrogates) is `invalid_input`.
 pub(crate) fn arg_str(py: Python<'_>, name: &str, obj: &Bound<'_, PyAny>) -> PyResult<String> {
-    let s = obj.cast::<PyString>().map_err(|_| {
-        arg_error(py, name, format!("expected a str, got {}", type_name(obj)))
-    })?;
-    s.to_cow()
-        .map(|s| s.into_owned())
-        .map_err(|e| arg_error(py, name, format!("not Unicode text (a lone surrogate?): {e}")))
+    let s = obj
+        .cast::<PyString>()
+        .map_err(|_| arg_error(py, name, format!("expected a str, got {}", type_name(obj))))?;
+    s.to_cow().map(|s| s.into_owned()).map_err(|e| {
+        arg_error(
+            py,
+            name,
+            format!("not Unicode text (a lone surrogate?): {e}"),
+        )
+    })
 }
 
 /// Reads an optional `str` argument (`None` is `None`).
@@ -325,7 +339,11 @@ pub(crate) fn arg_opt_str(
 pub(crate) fn arg_i64(py: Python<'_>, name: &str, obj: &Bound<'_, PyAny>) -> PyResult<i64> {
     obj.extract::<i64>().map_err(|e| {
         if e.is_instance_of::<PyOverflowError>(py) {
-            arg_error(py, name, format!("{obj} is outside the 64-bit integer range"))
+            arg_error(
+                py,
+                name,
+                format!("{obj} is outside the 64-bit integer range"),
+            )
         } else {
             arg_error(py, name, format!("expected an int, got {}", type_name(obj)))
         }

@@ -36,7 +36,7 @@ fn after_secs(py: Python<'_>, after: &Bound<'_, PyAny>) -> PyResult<i64> {
     let datetime = py.import("datetime")?.getattr("datetime")?;
     if !after.is_instance(&datetime)? {
         return Err(bad(
-            "expected a datetime.datetime or an RFC 3339 str".to_owned(),
+            "expected a datetime.datetime or an RFC 3339 str".to_owned()
         ));
     }
     // A datetime: naive values are taken as UTC (the controller's usual zone).
@@ -72,10 +72,13 @@ impl Schedule {
         let spec = arg_str(py, "spec", spec)?;
         check_text_len(py, "spec", &spec)?;
         let time_zone = arg_opt_str(py, "time_zone", time_zone)?;
-        let local_time_zone =
-            arg_opt_str(py, "local_time_zone", local_time_zone)?.unwrap_or_else(|| "UTC".to_owned());
-        let (spec, time_zone, local_time_zone) =
-            (spec.as_str(), time_zone.as_deref(), local_time_zone.as_str());
+        let local_time_zone = arg_opt_str(py, "local_time_zone", local_time_zone)?
+            .unwrap_or_else(|| "UTC".to_owned());
+        let (spec, time_zone, local_time_zone) = (
+            spec.as_str(),
+            time_zone.as_deref(),
+            local_time_zone.as_str(),
+        );
         let inner = kcore::cron::Schedule::parse_with_time_zone(spec, time_zone)
             .map_err(|e| to_py_err(py, &e))?;
         let local = match kcore::cron::Location::load(local_time_zone) {

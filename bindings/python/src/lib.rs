@@ -102,7 +102,10 @@ fn matches(
 fn _kruise_core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("HAS_EXPRESSION", cfg!(feature = "expr"))?;
-    m.add("DEFAULT_MAX_INPUT_BYTES", kcore::error::DEFAULT_MAX_INPUT_BYTES)?;
+    m.add(
+        "DEFAULT_MAX_INPUT_BYTES",
+        kcore::error::DEFAULT_MAX_INPUT_BYTES,
+    )?;
     errors::register(m)?;
     m.add_function(wrap_pyfunction!(call, m)?)?;
     m.add_function(wrap_pyfunction!(call_json, m)?)?;

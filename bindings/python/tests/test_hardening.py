@@ -205,9 +205,14 @@ def test_the_default_limit_is_16_mib() -> None:
     e = invalid(lambda: kruise_core.call(SCALE, big), "input", kind="input_too_large")
     assert str(kruise_core.DEFAULT_MAX_INPUT_BYTES) in e.message
     invalid(lambda: kruise_core.call_json(SCALE, json.dumps(big)), "input", kind="input_too_large")
-    # many small members count too
-    many = scale_input(pad=[0] * (kruise_core.DEFAULT_MAX_INPUT_BYTES // 2 + 1))
-    invalid(lambda: kruise_core.call(SCALE, many), "input", kind="input_too_large")
+
+
+def test_many_small_members_count_too(limit: Callable[[int], None]) -> None:
+    limit(10_000)
+    for pad in ([0] * 5_000, {str(i): 0 for i in range(2_000)}, [[]] * 3_400, ["é"] * 2_000):
+        v = scale_input(pad=pad)
+        assert compact(v) > 10_000
+        invalid(lambda: kruise_core.call(SCALE, v), "input", kind="input_too_large")
 
 
 def test_the_limit_is_the_size_as_compact_json(limit: Callable[[int], None]) -> None:

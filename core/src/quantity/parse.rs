@@ -421,8 +421,8 @@ fn dec_from_str(v: &str) -> Result<(BigInt, i32), QuantityError> {
         .filter(|c| c.is_ascii_digit())
         .map(|c| c - b'0')
         .collect();
-    let mut u = BigInt::from_radix_be(num_bigint::Sign::Plus, &sig, 10)
-        .ok_or(QuantityError::Numeric)?;
+    let mut u =
+        BigInt::from_radix_be(num_bigint::Sign::Plus, &sig, 10).ok_or(QuantityError::Numeric)?;
     if neg {
         u = -u;
     }
@@ -525,4 +525,3 @@ mod tests {
         assert!(Quantity::parse(&padded).is_ok());
     }
 }
-
