@@ -1,6 +1,9 @@
 package kruisecore
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+)
 
 // Typed helpers of the PodUnavailableBudget (PUB) family, over the generic Call. Pods and PUBs are
 // taken as any value that marshals to their Kubernetes JSON (a client-go corev1.Pod, a
@@ -154,6 +157,64 @@ func PubAdmit(r PubAdmitRequest) (PubAdmission, error) {
 	}{request{r.Operation, r.SubResource, r.DryRun, !r.NoOldObject}, r.OldPod, r.NewPod, r.Pod, r.Pub, r.Gates, rfc3339(r.Now)}
 	var out PubAdmission
 	err := callTyped("pub.admit", in, &out)
+	return out, err
+}
+
+// PubReviewContext is what a webhook knows besides the request, for PubAdmitReview.
+type PubReviewContext struct {
+	// Pub is the PUB named by the checked pod's kruise.io/related-pub (nil = not found).
+	Pub any
+	// EvictedPod is, for pods/eviction, the current pod fetched by request.name (the review's
+	// object is the Eviction). Needed only while the delete gate is on.
+	EvictedPod any
+	// Gates are the feature gates (nil = defaults).
+	Gates *PubFeatureGates
+	// Now is the record time.
+	Now time.Time
+}
+
+// PubResponseStatus is the status of an AdmissionResponse, as controller-runtime's
+// ValidationResponse sets it: Code 200 when allowed, 403 "Forbidden" with the message when denied.
+type PubResponseStatus struct {
+	Code    int32  `json:"code"`
+	Reason  string `json:"reason,omitempty"`
+	Message string `json:"message,omitempty"`
+}
+
+// PubAdmissionResponse is the admission.k8s.io/v1 AdmissionResponse to send back (UID echoed).
+type PubAdmissionResponse struct {
+	UID     string            `json:"uid"`
+	Allowed bool              `json:"allowed"`
+	Status  PubResponseStatus `json:"status"`
+}
+
+// PubReviewAdmission is PubAdmitReview's answer: the decision plus the response to send back.
+type PubReviewAdmission struct {
+	PubAdmission
+	Response PubAdmissionResponse `json:"response"`
+}
+
+// PubAdmitReview decides the admission.k8s.io/v1 AdmissionReview the API server posts, or its
+// request member ("pub.admit_review"). review is the request body ([]byte or json.RawMessage) or
+// any value marshalling to the review or request JSON (a k8s.io/api AdmissionReview, a map).
+//
+// It fails closed: a request without a valid operation (upper case), kind, uid or the objects its
+// operation carries is an *Error with Kind "invalid_input" and Field naming it
+// ("request.operation", "request.oldObject", "apiVersion", ...). Dry run is read as OpenKruise
+// v1.9.0 reads it (request.options.dryRun for UPDATE and DELETE; see docs/pub.md).
+func PubAdmitReview(review any, ctx PubReviewContext) (PubReviewAdmission, error) {
+	if b, ok := review.([]byte); ok {
+		review = json.RawMessage(b)
+	}
+	in := struct {
+		Review  any              `json:"review"`
+		Evicted any              `json:"evictedPod,omitempty"`
+		Pub     any              `json:"pub"`
+		Gates   *PubFeatureGates `json:"featureGates,omitempty"`
+		Now     string           `json:"now"`
+	}{review, ctx.EvictedPod, ctx.Pub, ctx.Gates, rfc3339(ctx.Now)}
+	var out PubReviewAdmission
+	err := callTyped("pub.admit_review", in, &out)
 	return out, err
 }
 

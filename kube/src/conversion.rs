@@ -15,12 +15,23 @@
 //!   "convertedObjects": [...], "result": {"status": "Success"}}}`; when any object fails (as
 //!   controller-runtime does) `convertedObjects` is empty and `result` is
 //!   `{"status": "Failure", "message": "<kind>: <message>", "reason": <kind>}`.
+//!
+//! Fail closed: an envelope it cannot read is an error (answer HTTP 400), never a success: not an
+//! object, another apiVersion/kind, no `request` object, no non-empty string `uid`, no string
+//! `desiredAPIVersion`, `objects` not an array. A `desiredAPIVersion` other than
+//! `apps.kruise.io/v1alpha1`/`v1beta1` is a `Failure` response (`unsupported_version`) even with no
+//! objects (controller-runtime would answer an empty list with `Success`); an object that is not a
+//! convertible manifest fails the whole review, as in controller-runtime.
 
+use kruise_core::api::convert::{UNSUPPORTED_VERSION, V1ALPHA1, V1BETA1};
 use kruise_core::{Error, Result};
 use serde_json::{Map, Value, json};
 
 /// The ConversionReview API group versions understood (same JSON shape).
 pub const REVIEW_VERSIONS: &[&str] = &["apiextensions.k8s.io/v1", "apiextensions.k8s.io/v1beta1"];
+
+/// The `desiredAPIVersion`s a review may ask for (the two versions of the apps.kruise.io kinds).
+pub const DESIRED_VERSIONS: &[&str] = &[V1ALPHA1, V1BETA1];
 
 /// Converts every object of a ConversionReview request and returns the review with its response.
 ///
@@ -49,27 +60,46 @@ pub fn review(review: &Value) -> Result<Value> {
     let uid = req
         .get("uid")
         .and_then(Value::as_str)
-        .ok_or_else(|| Error::invalid_input("request.uid", "missing"))?;
+        .filter(|u| !u.is_empty())
+        .ok_or_else(|| Error::invalid_input("request.uid", "missing or not a non-empty string"))?;
     let desired = req
         .get("desiredAPIVersion")
         .and_then(Value::as_str)
-        .ok_or_else(|| Error::invalid_input("request.desiredAPIVersion", "missing"))?;
+        .ok_or_else(|| {
+            Error::invalid_input("request.desiredAPIVersion", "missing or not a string")
+        })?;
     let objects = req
         .get("objects")
         .and_then(Value::as_array)
         .ok_or_else(|| Error::invalid_input("request.objects", "missing or not an array"))?;
     let mut response = Map::new();
     response.insert("uid".into(), Value::String(uid.to_owned()));
-    match convert_all(objects, desired) {
+    let outcome = if DESIRED_VERSIONS.contains(&desired) {
+        convert_all(objects, desired)
+    } else {
+        Err((
+            None,
+            Error::at(
+                UNSUPPORTED_VERSION,
+                "request.desiredAPIVersion",
+                format!("{desired:?} is not {}", DESIRED_VERSIONS.join(" or ")),
+            ),
+        ))
+    };
+    match outcome {
         Ok(converted) => {
             response.insert("convertedObjects".into(), Value::Array(converted));
             response.insert("result".into(), json!({"status": "Success"}));
         }
         Err((i, e)) => {
+            let message = match i {
+                Some(i) => format!("request.objects[{i}]: {e}"),
+                None => e.to_string(),
+            };
             response.insert("convertedObjects".into(), Value::Array(Vec::new()));
             response.insert(
                 "result".into(),
-                json!({"status": "Failure", "reason": e.kind, "message": format!("request.objects[{i}]: {e}")}),
+                json!({"status": "Failure", "reason": e.kind, "message": message}),
             );
         }
     }
@@ -79,11 +109,11 @@ pub fn review(review: &Value) -> Result<Value> {
 fn convert_all(
     objects: &[Value],
     desired: &str,
-) -> std::result::Result<Vec<Value>, (usize, Error)> {
+) -> std::result::Result<Vec<Value>, (Option<usize>, Error)> {
     objects
         .iter()
         .enumerate()
-        .map(|(i, o)| kruise_core::api::convert::convert(o, desired).map_err(|e| (i, e)))
+        .map(|(i, o)| kruise_core::api::convert::convert(o, desired).map_err(|e| (Some(i), e)))
         .collect()
 }
 
@@ -210,5 +240,94 @@ mod tests {
         let out: Value = serde_json::from_slice(&review_bytes(&body).unwrap()).unwrap();
         assert_eq!(out["response"]["convertedObjects"], json!([]));
         assert_eq!(out["response"]["result"]["status"], "Success");
+    }
+
+    #[test]
+    fn malformed_reviews_never_succeed() {
+        let field = |v: Value| review(&v).unwrap_err().field.unwrap();
+        let with = |f: &dyn Fn(&mut Map<String, Value>)| {
+            let mut r = request(vec![daemonset_v1alpha1()], "apps.kruise.io/v1beta1");
+            f(r["request"].as_object_mut().unwrap());
+            r
+        };
+        assert_eq!(field(json!([])), "review");
+        assert_eq!(field(json!({})), "apiVersion");
+        assert_eq!(
+            field(
+                json!({"apiVersion": "apiextensions.k8s.io/v2", "kind": "ConversionReview", "request": {}})
+            ),
+            "apiVersion"
+        );
+        assert_eq!(
+            field(
+                json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "AdmissionReview", "request": {}})
+            ),
+            "kind"
+        );
+        assert_eq!(
+            field(
+                json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "ConversionReview", "request": []})
+            ),
+            "request"
+        );
+        assert_eq!(field(with(&|r| drop(r.remove("uid")))), "request.uid");
+        assert_eq!(
+            field(with(&|r| drop(r.insert("uid".into(), json!(""))))),
+            "request.uid"
+        );
+        assert_eq!(
+            field(with(&|r| drop(r.insert("uid".into(), json!(7))))),
+            "request.uid"
+        );
+        assert_eq!(
+            field(with(&|r| drop(r.insert(
+                "desiredAPIVersion".into(),
+                json!(["apps.kruise.io/v1beta1"])
+            )))),
+            "request.desiredAPIVersion"
+        );
+        assert_eq!(
+            field(with(&|r| drop(r.insert("objects".into(), json!({}))))),
+            "request.objects"
+        );
+        let e = review_bytes(b"{\"apiVersion\": ").unwrap_err();
+        assert_eq!(
+            (e.kind, e.field.as_deref()),
+            ("invalid_input", Some("body"))
+        );
+    }
+
+    #[test]
+    fn unreadable_objects_and_unknown_versions_are_failures() {
+        let failure = |v: Value| {
+            let out = review(&v).unwrap();
+            let resp = &out["response"];
+            assert_eq!(resp["uid"], "705ab4f5-6393-11e8-b7cc-42010a800002");
+            assert_eq!(resp["convertedObjects"], json!([]));
+            assert_eq!(resp["result"]["status"], "Failure", "{out}");
+            resp["result"]["reason"].as_str().unwrap().to_owned()
+        };
+        for bad in [
+            json!(3),
+            json!(null),
+            json!([]),
+            json!("DaemonSet"),
+            json!({"kind": "DaemonSet"}),
+        ] {
+            assert_eq!(
+                failure(request(
+                    vec![daemonset_v1alpha1(), bad],
+                    "apps.kruise.io/v1beta1"
+                )),
+                "invalid_input"
+            );
+        }
+        // an unknown desired version fails even with nothing to convert
+        assert_eq!(failure(request(vec![], "apps/v1")), "unsupported_version");
+        assert_eq!(
+            failure(request(vec![daemonset_v1alpha1()], "apps.kruise.io/v2")),
+            "unsupported_version"
+        );
+        assert_eq!(failure(request(vec![], "")), "unsupported_version");
     }
 }

@@ -4,25 +4,32 @@
 //! k8s-openapi has no admission types, so [`AdmissionReview`] / [`AdmissionRequest`] /
 //! [`AdmissionResponse`] are small serde types for the JSON the API server sends and expects.
 //! The PUB itself is a CRD (no k8s-openapi type): decode the object you fetched with
-//! [`pub_from_json`]. Mirrors OpenKruise v1.9.0 `pkg/webhook/pod/validating/pod_unavailable_budget.go`;
-//! the decision is [`kruise_core::pub_budget::admit`].
+//! [`pub_from_json`]. Mirrors OpenKruise v1.9.0 `pkg/webhook/pod/validating/pod_unavailable_budget.go`:
+//! the request is read and decided by kruise-core's `pub.admit_review`
+//! ([`kruise_core::pub_budget::admit_review`]), the one mapping every binding shares, so a request
+//! it cannot read is `invalid_input` naming the field (never an allow).
 //!
 //! ```text
-//! let review: AdmissionReview = serde_json::from_slice(&body)?;
-//! let req = review.request.as_ref().unwrap();
+//! let review: AdmissionReview = serde_json::from_slice(&body)?;   // or review_body(&body, ...)
+//! let Some(req) = review.request.as_ref() else { return bad_request() };
 //! let evicted = fetch_pod_if_eviction(req);              // your client: GET pods/{req.name}
-//! let pub_name = related_pub(req, evicted.as_ref())?;     // then GET that PUB (same namespace)
-//! let out = review_pod_request(req, evicted.as_ref(), pub_obj.as_ref(), FeatureGates::default(), jiff::Timestamp::now())?;
-//! if let Some(status) = out.new_status { /* write it to the PUB's status subresource */ }
-//! reply(AdmissionReview::respond(out.response));
+//! let pub_name = related_pub(req, evicted.as_ref());     // then GET that PUB (same namespace)
+//! match review_pod_request(req, evicted.as_ref(), pub_obj.as_ref(), FeatureGates::default(), jiff::Timestamp::now()) {
+//!     Ok(out) => {
+//!         if let Some(status) = out.new_status { /* write it to the PUB's status subresource */ }
+//!         reply(AdmissionReview::respond(out.response))
+//!     }
+//!     Err(e) => reply_error(400, e),                      // unreadable request: fail closed
+//! }
 //! ```
 
 use k8s_openapi::api::core::v1::Pod as K8sPod;
 use kruise_core::Error;
+use kruise_core::pub_budget::review::reroot;
 use kruise_core::pub_budget::types::ANN_RELATED_PUB;
 use kruise_core::pub_budget::{
-    AdmissionRequest as CoreRequest, DecisionCode, FeatureGates, Operation, Pod, Pub, PubStatus,
-    RecordTime, RequestOperation, admit,
+    DecisionCode, FeatureGates, Operation, Pod, Pub, PubStatus, RecordTime, ReviewAnswer,
+    ReviewContext, admit_request, admit_review,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -58,12 +65,17 @@ impl AdmissionReview {
 }
 
 /// `admission.k8s.io/v1` `AdmissionRequest`, the members a PUB check reads (others ignored).
+/// Every member may be absent when decoding, so a malformed request reaches kruise-core's checks
+/// and is answered with the field it lacks.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AdmissionRequest {
-    /// Request UID (echoed in the response).
+    /// Request UID (echoed in the response; required).
     #[serde(default)]
     pub uid: String,
+    /// The kind of the object (`v1` `Pod`, or `policy/v1` `Eviction` for `pods/eviction`; required).
+    #[serde(default)]
+    pub kind: Option<GroupVersionKind>,
     /// `subResource` (`eviction`, `status`, ... or absent).
     #[serde(default)]
     pub sub_resource: Option<String>,
@@ -73,7 +85,8 @@ pub struct AdmissionRequest {
     /// Namespace.
     #[serde(default)]
     pub namespace: Option<String>,
-    /// `CREATE`, `UPDATE`, `DELETE`, `CONNECT`.
+    /// `CREATE`, `UPDATE`, `DELETE`, `CONNECT` (required, upper case).
+    #[serde(default)]
     pub operation: String,
     /// The new object (UPDATE: the new Pod; CREATE eviction: the `Eviction`).
     #[serde(default)]
@@ -81,12 +94,27 @@ pub struct AdmissionRequest {
     /// The old object (UPDATE: the old Pod; DELETE: the Pod being deleted, when the server sends it).
     #[serde(default)]
     pub old_object: Option<Value>,
-    /// Dry run flag.
+    /// Dry run flag (v1.9.0 does not read it; the options' `dryRun` decides).
     #[serde(default)]
     pub dry_run: Option<bool>,
-    /// Operation options (`DeleteOptions`, `UpdateOptions`, `CreateOptions`).
+    /// Operation options (`DeleteOptions`, `UpdateOptions`, `CreateOptions`); dry run is their
+    /// `dryRun` list for UPDATE and DELETE.
     #[serde(default)]
     pub options: Option<Value>,
+}
+
+/// `group`/`version`/`kind` of `AdmissionRequest.kind`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GroupVersionKind {
+    /// API group (`""` for core).
+    #[serde(default)]
+    pub group: String,
+    /// Version (`v1`).
+    #[serde(default)]
+    pub version: String,
+    /// Kind (`Pod`, `Eviction`).
+    #[serde(default)]
+    pub kind: String,
 }
 
 /// `admission.k8s.io/v1` `AdmissionResponse`.
@@ -97,19 +125,22 @@ pub struct AdmissionResponse {
     pub uid: String,
     /// Whether the request is allowed.
     pub allowed: bool,
-    /// Present when denied: `{code: 403, reason: "Forbidden", message}`.
+    /// As controller-runtime's `ValidationResponse` sets it: `{code: 200}` when allowed,
+    /// `{code: 403, reason: "Forbidden", message}` when denied.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<ResponseStatus>,
 }
 
-/// The `metav1.Status` of a denial.
+/// The `metav1.Status` of a response.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ResponseStatus {
-    /// HTTP code (403).
+    /// HTTP code (200 allowed, 403 denied).
     pub code: u16,
-    /// `Forbidden`.
+    /// `Forbidden` when denied.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub reason: String,
     /// The webhook's message, e.g. `podunavailablebudget.policy.kruise.io "x" is forbidden: ...`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub message: String,
 }
 
@@ -118,7 +149,7 @@ pub struct ResponseStatus {
 pub struct PubAdmission {
     /// The response to return to the API server.
     pub response: AdmissionResponse,
-    /// The decision code (see `shared/spec/pub.md` section 8).
+    /// The decision code (`docs/pub.md`, "Admission").
     pub decision: DecisionCode,
     /// The classified operation (DELETE, EVICT, UPDATE, RESIZE) once classified.
     pub operation: Option<Operation>,
@@ -165,18 +196,21 @@ pub fn related_pub(req: &AdmissionRequest, evicted_pod: Option<&K8sPod>) -> Opti
     .filter(|s| !s.is_empty())
 }
 
-/// Decides one pod admission request.
+/// Decides one pod admission request (the `request` member of the review).
 ///
 /// - `req`: the request as the API server sent it (`pods` UPDATE/DELETE, `pods/eviction` CREATE);
 /// - `evicted_pod`: for an eviction, the current pod fetched by `req.name` (`None` otherwise);
 /// - `pb`: the PUB named by the pod's `kruise.io/related-pub` (`None` = not found);
 /// - `gates`: the Kruise feature gates; `now`: the record time.
 ///
-/// Dry run comes from `req.dryRun`, the options' `dryRun` list, or the Eviction's
-/// `deleteOptions.dryRun`. Other operations (CONNECT) are allowed untouched.
+/// The request is read by kruise-core's `pub.admit_review`: dry run comes from the options'
+/// `dryRun` list (UPDATE, DELETE) as in v1.9.0, which never reads an Eviction's `deleteOptions`.
+/// CONNECT is allowed (`operation_ignored`).
 ///
-/// Errors: `invalid_input` for an undecodable pod/eviction or a missing evicted pod, naming
-/// `request.object`, `request.oldObject` or `evictedPod`.
+/// Errors (answer HTTP 400, never allow): `invalid_input` naming the field of a request it cannot
+/// read (`request.operation`, `request.kind`, `request.uid`, `request.object`,
+/// `request.oldObject`, `request.options`, ...), or `evictedPod` when an eviction is checked
+/// without the pod.
 pub fn review_pod_request(
     req: &AdmissionRequest,
     evicted_pod: Option<&K8sPod>,
@@ -184,109 +218,80 @@ pub fn review_pod_request(
     gates: FeatureGates,
     now: jiff::Timestamp,
 ) -> Result<PubAdmission, Error> {
-    let operation = match req.operation.as_str() {
-        "CREATE" => RequestOperation::Create,
-        "UPDATE" => RequestOperation::Update,
-        "DELETE" => RequestOperation::Delete,
-        _ => {
-            return Ok(PubAdmission {
-                response: AdmissionResponse {
-                    uid: req.uid.clone(),
-                    allowed: true,
-                    status: None,
-                },
-                decision: DecisionCode::SubresourceIgnored,
-                operation: None,
-                new_status: None,
-            });
-        }
+    let v = serde_json::to_value(req).map_err(|e| Error::invalid_input("request", e))?;
+    let Value::Object(m) = v else {
+        return Err(Error::invalid_input("request", "expected a JSON object"));
     };
-    let sub = req.sub_resource.as_deref().unwrap_or("");
-    let decode_pod = |v: &Option<Value>, field: &str| -> Result<Option<Pod>, Error> {
-        v.as_ref()
-            .filter(|v| !v.is_null())
-            .map(|v| kruise_core::registry::decode::<Pod>(v).map_err(|e| prefix(e, field)))
-            .transpose()
-    };
-    let list_nonempty =
-        |v: Option<&Value>| v.and_then(Value::as_array).is_some_and(|a| !a.is_empty());
-    let mut dry_run = req.dry_run == Some(true)
-        || list_nonempty(req.options.as_ref().and_then(|o| o.get("dryRun")));
-    let (old_pod, new_pod, pod) = match operation {
-        RequestOperation::Update => (
-            decode_pod(&req.old_object, "request.oldObject")?,
-            decode_pod(&req.object, "request.object")?,
-            None,
-        ),
-        RequestOperation::Delete => (
-            None,
-            None,
-            decode_pod(&req.old_object, "request.oldObject")?,
-        ),
-        RequestOperation::Create => {
-            if sub == "eviction" {
-                dry_run |= list_nonempty(
-                    req.object
-                        .as_ref()
-                        .and_then(|e| e.pointer("/deleteOptions/dryRun")),
-                );
-                let p = evicted_pod.ok_or_else(|| {
-                    Error::invalid_input("evictedPod", "an eviction needs the current pod")
-                })?;
-                (
-                    None,
-                    None,
-                    Some(pod_from_k8s(p).map_err(|e| prefix(e, "evictedPod"))?),
-                )
-            } else {
-                (None, None, None)
-            }
-        }
-    };
-    let core_req = CoreRequest {
-        operation,
-        sub_resource: sub,
-        dry_run,
-        old_pod: old_pod.as_ref(),
-        new_pod: new_pod.as_ref(),
-        pod: pod.as_ref(),
-    };
-    let d = admit(&core_req, pb, gates)?;
-    let new_status = match (d.change, pb) {
-        (Some(c), Some(p)) => Some(c.apply(&p.status, &RecordTime::from_timestamp(now))),
-        _ => None,
-    };
-    let status = (!d.allowed()).then(|| ResponseStatus {
-        code: 403,
-        reason: "Forbidden".into(),
-        message: d.reason(),
-    });
-    Ok(PubAdmission {
-        response: AdmissionResponse {
-            uid: req.uid.clone(),
-            allowed: d.allowed(),
-            status,
-        },
-        decision: d.code,
-        operation: d.operation,
-        new_status,
-    })
+    decide(evicted_pod, pb, gates, now, |ctx| admit_request(&m, ctx))
 }
 
-/// Re-roots a decode error under `field` (`metadata.name` -> `request.object.metadata.name`).
-fn prefix(e: Error, field: &str) -> Error {
-    match e.field.as_deref() {
-        Some(inner) if !inner.is_empty() && inner != "input" => Error {
-            kind: e.kind,
-            message: format!("{field}.{}", e.message).into(),
-            field: Some(format!("{field}.{inner}")),
+/// Decides a whole `AdmissionReview` (or its `request` member) given as JSON, fail closed: a
+/// review with another `apiVersion`/`kind`, without `request`, or with a request it cannot read
+/// is `invalid_input` naming the field. Arguments as [`review_pod_request`].
+pub fn review_admission(
+    review: &Value,
+    evicted_pod: Option<&K8sPod>,
+    pb: Option<&Pub>,
+    gates: FeatureGates,
+    now: jiff::Timestamp,
+) -> Result<PubAdmission, Error> {
+    decide(evicted_pod, pb, gates, now, |ctx| admit_review(review, ctx))
+}
+
+/// [`review_admission`] on the request body. Errors: also `invalid_input` (`body`) when the body
+/// is not JSON.
+pub fn review_body(
+    body: &[u8],
+    evicted_pod: Option<&K8sPod>,
+    pb: Option<&Pub>,
+    gates: FeatureGates,
+    now: jiff::Timestamp,
+) -> Result<PubAdmission, Error> {
+    let v: Value = serde_json::from_slice(body).map_err(|e| Error::invalid_input("body", e))?;
+    review_admission(&v, evicted_pod, pb, gates, now)
+}
+
+fn decide(
+    evicted_pod: Option<&K8sPod>,
+    pb: Option<&Pub>,
+    gates: FeatureGates,
+    now: jiff::Timestamp,
+    run: impl FnOnce(&ReviewContext<'_>) -> Result<ReviewAnswer, Error>,
+) -> Result<PubAdmission, Error> {
+    let evicted = evicted_pod
+        .map(|p| pod_from_k8s(p).map_err(|e| reroot(e, "evictedPod")))
+        .transpose()?;
+    let now = RecordTime::from_timestamp(now);
+    let ctx = ReviewContext {
+        pb,
+        evicted_pod: evicted.as_ref(),
+        gates,
+        now: &now,
+    };
+    let a = run(&ctx)?;
+    let allowed = a.allowed();
+    let status = if allowed {
+        ResponseStatus {
+            code: 200,
+            ..ResponseStatus::default()
+        }
+    } else {
+        ResponseStatus {
+            code: 403,
+            reason: "Forbidden".into(),
+            message: a.reason.clone(),
+        }
+    };
+    Ok(PubAdmission {
+        response: AdmissionResponse {
+            uid: a.uid,
+            allowed,
+            status: Some(status),
         },
-        _ => Error {
-            kind: e.kind,
-            message: format!("{field}: {}", e.message).into(),
-            field: Some(field.to_owned()),
-        },
-    }
+        decision: a.code,
+        operation: a.operation,
+        new_status: a.new_status,
+    })
 }
 
 #[cfg(test)]
@@ -301,6 +306,14 @@ mod tests {
     use std::collections::BTreeMap;
 
     const NOW: &str = "2026-06-21T10:00:00Z";
+
+    fn pod_kind() -> Value {
+        json!({"group": "", "version": "v1", "kind": "Pod"})
+    }
+
+    fn delete_options() -> Value {
+        json!({"apiVersion": "meta.k8s.io/v1", "kind": "DeleteOptions"})
+    }
 
     fn k8s_pod(name: &str, cpu: &str, ready: bool) -> K8sPod {
         let q = |s: &str| Quantity(s.to_string());
@@ -391,7 +404,10 @@ mod tests {
             AdmissionResponse {
                 uid: "e-1".into(),
                 allowed: true,
-                status: None
+                status: Some(ResponseStatus {
+                    code: 200,
+                    ..ResponseStatus::default()
+                })
             }
         );
         let st = out.new_status.unwrap();
@@ -406,6 +422,18 @@ mod tests {
         let mut pb = web_server_pub(0);
         pb.status = st;
         let other = k8s_pod("web-server-1", "500m", true);
+        // the evicted pod must be the one the request names
+        let e = review_pod_request(
+            &req,
+            Some(&other),
+            Some(&pb),
+            FeatureGates::default(),
+            now(),
+        )
+        .unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("evictedPod.metadata.name"));
+        let mut req = req;
+        req.name = "web-server-1".into();
         let out = review_pod_request(
             &req,
             Some(&other),
@@ -433,7 +461,8 @@ mod tests {
         let old = serde_json::to_value(k8s_pod("web-server-3", "500m", true)).unwrap();
         let new = serde_json::to_value(k8s_pod("web-server-3", "1", true)).unwrap();
         let req = review(
-            json!({"request": {"uid": "u-1", "operation": "UPDATE", "name": "web-server-3", "namespace": "default",
+            json!({"request": {"uid": "u-1", "kind": {"group": "", "version": "v1", "kind": "Pod"},
+            "operation": "UPDATE", "name": "web-server-3", "namespace": "default",
             "object": new, "oldObject": old, "options": {"apiVersion": "meta.k8s.io/v1", "kind": "UpdateOptions", "dryRun": ["All"]}}}),
         );
         let gates = FeatureGates {
@@ -465,7 +494,8 @@ mod tests {
     fn delete_records_in_disrupted_and_bad_objects_name_the_field() {
         let pod = serde_json::to_value(k8s_pod("web-server-5", "500m", true)).unwrap();
         let req = review(
-            json!({"request": {"uid": "d-1", "operation": "DELETE", "name": "web-server-5", "oldObject": pod}}),
+            json!({"request": {"uid": "d-1", "kind": pod_kind(), "operation": "DELETE", "name": "web-server-5",
+                "oldObject": pod, "options": delete_options()}}),
         );
         let out = review_pod_request(
             &req,
@@ -479,8 +509,10 @@ mod tests {
         assert_eq!(out.new_status.unwrap().disrupted_pods.len(), 1);
         // not ready: already unavailable, admitted without spending budget
         let unready = serde_json::to_value(k8s_pod("web-server-6", "500m", false)).unwrap();
-        let req =
-            review(json!({"request": {"uid": "d-2", "operation": "DELETE", "oldObject": unready}}));
+        let req = review(
+            json!({"request": {"uid": "d-2", "kind": pod_kind(), "operation": "DELETE",
+                "oldObject": unready, "options": delete_options()}}),
+        );
         let out = review_pod_request(
             &req,
             None,
@@ -492,7 +524,7 @@ mod tests {
         assert_eq!(out.decision, DecisionCode::PodNotAvailable);
         // a bad old object
         let req = review(
-            json!({"request": {"uid": "d-3", "operation": "DELETE", "oldObject": {"metadata": {"name": 7}}}}),
+            json!({"request": {"uid": "d-3", "kind": pod_kind(), "operation": "DELETE", "oldObject": {"metadata": {"name": 7}}}}),
         );
         let e = review_pod_request(&req, None, None, FeatureGates::default(), now()).unwrap_err();
         assert_eq!(
@@ -501,9 +533,96 @@ mod tests {
         );
         // an eviction without the pod
         let req = review(
-            json!({"request": {"uid": "e-2", "operation": "CREATE", "subResource": "eviction", "name": "x"}}),
+            json!({"request": {"uid": "e-2", "kind": {"group": "policy", "version": "v1", "kind": "Eviction"},
+                "operation": "CREATE", "subResource": "eviction", "name": "x", "object": {"kind": "Eviction"}}}),
         );
         let e = review_pod_request(&req, None, None, FeatureGates::default(), now()).unwrap_err();
         assert_eq!(e.field.as_deref(), Some("evictedPod"));
+    }
+
+    #[test]
+    fn malformed_requests_fail_closed() {
+        let field = |r: Result<PubAdmission, Error>| {
+            let e = r.unwrap_err();
+            assert_eq!(e.kind, "invalid_input");
+            e.field.unwrap()
+        };
+        let gates = FeatureGates::default();
+        let pb = web_server_pub(0);
+        // typed request: every member may be absent, kruise-core names what is missing
+        let req = review(json!({"request": {}}));
+        assert_eq!(
+            field(review_pod_request(&req, None, Some(&pb), gates, now())),
+            "request.operation"
+        );
+        let req = review(
+            json!({"request": {"uid": "x", "operation": "create", "subResource": "eviction"}}),
+        );
+        assert_eq!(
+            field(review_pod_request(&req, None, Some(&pb), gates, now())),
+            "request.operation"
+        );
+        let req = review(json!({"request": {"uid": "x", "operation": "DELETE"}}));
+        assert_eq!(
+            field(review_pod_request(&req, None, Some(&pb), gates, now())),
+            "request.kind"
+        );
+        let req = review(json!({"request": {"operation": "DELETE", "kind": pod_kind()}}));
+        assert_eq!(
+            field(review_pod_request(&req, None, Some(&pb), gates, now())),
+            "request.uid"
+        );
+        let pod = serde_json::to_value(k8s_pod("web-server-5", "500m", true)).unwrap();
+        let req = review(
+            json!({"request": {"uid": "d", "kind": pod_kind(), "operation": "DELETE", "oldObject": pod}}),
+        );
+        assert_eq!(
+            field(review_pod_request(&req, None, Some(&pb), gates, now())),
+            "request.options"
+        );
+        // raw bodies
+        assert_eq!(
+            field(review_body(b"not json", None, Some(&pb), gates, now())),
+            "body"
+        );
+        assert_eq!(
+            field(review_body(b"{}", None, Some(&pb), gates, now())),
+            "request.operation"
+        );
+        assert_eq!(
+            field(review_body(b"[]", None, Some(&pb), gates, now())),
+            "review"
+        );
+        let body =
+            br#"{"apiVersion": "admission.k8s.io/v2", "kind": "AdmissionReview", "request": {}}"#;
+        assert_eq!(
+            field(review_body(body, None, Some(&pb), gates, now())),
+            "apiVersion"
+        );
+        let body = br#"{"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview"}"#;
+        assert_eq!(
+            field(review_body(body, None, Some(&pb), gates, now())),
+            "request"
+        );
+    }
+
+    #[test]
+    fn whole_review_body_answers_like_the_typed_request_and_eviction_delete_options_are_not_read() {
+        let pod = k8s_pod("web-server-0", "500m", true);
+        let request = json!({"uid": "e-3", "kind": {"group": "policy", "version": "v1", "kind": "Eviction"},
+            "subResource": "eviction", "name": "web-server-0", "namespace": "default", "operation": "CREATE",
+            "dryRun": true, "object": {"apiVersion": "policy/v1", "kind": "Eviction",
+                "deleteOptions": {"dryRun": ["All"]}}});
+        let whole = json!({"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "request": request});
+        let body = serde_json::to_vec(&whole).unwrap();
+        let pb = web_server_pub(1);
+        let gates = FeatureGates::default();
+        let by_body = review_body(&body, Some(&pod), Some(&pb), gates, now()).unwrap();
+        let by_request =
+            review_pod_request(&review(whole), Some(&pod), Some(&pb), gates, now()).unwrap();
+        assert_eq!(by_body, by_request);
+        // v1.9.0 decodes the Eviction into an untagged internal type: deleteOptions is not seen
+        assert_eq!(by_body.decision, DecisionCode::Admitted);
+        assert_eq!(by_body.new_status.map(|s| s.unavailable_allowed), Some(0));
     }
 }

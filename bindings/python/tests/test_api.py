@@ -70,6 +70,41 @@ def test_conversion_review_success_and_failure() -> None:
     assert info.value.field == "request"
 
 
+def test_conversion_review_fails_closed() -> None:
+    def review(**request: Any) -> Dict[str, Any]:
+        r: Dict[str, Any] = {"uid": "u-1", "desiredAPIVersion": api.V1BETA1, "objects": [DS], **request}
+        return {"apiVersion": "apiextensions.k8s.io/v1", "kind": "ConversionReview",
+                "request": {k: v for k, v in r.items() if v is not None}}
+
+    bad: list[tuple[Any, str]] = [
+        ([], "review"),
+        ({}, "apiVersion"),
+        ({**review(), "apiVersion": "admission.k8s.io/v1"}, "apiVersion"),
+        ({**review(), "kind": "AdmissionReview"}, "kind"),
+        ({**review(), "request": "x"}, "request"),
+        (review(uid=""), "request.uid"),
+        (review(uid=7), "request.uid"),
+        ({**review(), "request": {"desiredAPIVersion": api.V1BETA1, "objects": []}}, "request.uid"),
+        (review(desiredAPIVersion=["v1"]), "request.desiredAPIVersion"),
+        (review(objects={"a": DS}), "request.objects"),
+    ]
+    for envelope, field in bad:
+        with pytest.raises(kruise_core.KruiseError) as info:
+            api.conversion_review(envelope)
+        assert (info.value.kind, info.value.field) == ("invalid_input", field), envelope
+    # readable envelopes with unusable contents: a Failure, never a Success
+    for objects, desired, reason in [([], "apps/v1", "unsupported_version"),
+                                     ([DS], "apps.kruise.io/v2", "unsupported_version"),
+                                     ([DS, 3], api.V1BETA1, "invalid_input"),
+                                     ([None], api.V1BETA1, "invalid_input"),
+                                     (["DaemonSet"], api.V1BETA1, "invalid_input")]:
+        out = api.conversion_review(review(objects=objects, desiredAPIVersion=desired))
+        assert out["response"]["uid"] == "u-1"
+        assert out["response"]["convertedObjects"] == []
+        assert out["response"]["result"]["status"] == "Failure"
+        assert out["response"]["result"]["reason"] == reason
+
+
 def test_compat_wrappers() -> None:
     sv = api.server_version({"gitVersion": "v1.32.3-eks-4096722", "major": "1", "minor": "32+"})
     assert sv["version"]["provider"] == "eks"

@@ -70,6 +70,7 @@ struct PodInput {
 }
 
 fn pod_state_handler(input: &Value) -> Result<Value> {
+    objects_only(input, &["pod"])?;
     let i: PodInput = decode(input)?;
     crate::registry::encode(&i.pod.state())
 }
@@ -82,6 +83,7 @@ struct ClassifyInput {
 }
 
 fn classify_handler(input: &Value) -> Result<Value> {
+    objects_only(input, &["oldPod", "newPod"])?;
     let i: ClassifyInput = decode(input)?;
     crate::registry::encode(&classify_update(&i.old_pod, &i.new_pod)?)
 }
@@ -99,6 +101,7 @@ struct StatusInput {
 }
 
 fn status_handler(input: &Value) -> Result<Value> {
+    objects_only(input, &["pub", "pods"])?;
     let i: StatusInput = decode(input)?;
     i.pb.check_api("pub")?;
     let now = RecordTime::parse(&i.now, "now")?;
@@ -151,6 +154,7 @@ struct AdmitInput {
 }
 
 fn admit_handler(input: &Value) -> Result<Value> {
+    objects_only(input, &["pub", "pod", "oldPod", "newPod"])?;
     let i: AdmitInput = decode(input)?;
     if let Some(p) = &i.pb {
         p.check_api("pub")?;
@@ -208,6 +212,7 @@ struct AdmitReviewInput {
 }
 
 fn admit_review_handler(input: &Value) -> Result<Value> {
+    objects_only(input, &["pub", "evictedPod"])?;
     let i: AdmitReviewInput = decode(input)?;
     if let Some(p) = &i.pb {
         p.check_api("pub")?;
@@ -264,9 +269,29 @@ struct ValidateInput {
 }
 
 fn validate_handler(input: &Value) -> Result<Value> {
+    objects_only(input, &["pub", "oldPub"])?;
     let i: ValidateInput = decode(input)?;
     i.pb.check_api("pub")?;
     Ok(json!(validate(&i.pb, i.old_pub.as_ref(), i.feature_gates)))
+}
+
+/// Pods and PUBs are JSON objects (or `null` where optional): the typed decode would otherwise
+/// read a JSON array as an all-default object (an empty PUB admits everything). `pods` is a list of
+/// objects.
+fn objects_only(input: &Value, keys: &[&str]) -> Result<()> {
+    let bad = |field: String| Err(crate::Error::invalid_input(field, "expected a JSON object"));
+    for &key in keys {
+        match input.get(key) {
+            None | Some(Value::Null | Value::Object(_)) => {}
+            Some(Value::Array(items)) if key == "pods" => {
+                if let Some(i) = items.iter().position(|p| !p.is_object()) {
+                    return bad(format!("pods[{i}]"));
+                }
+            }
+            Some(_) => return bad(key.to_owned()),
+        }
+    }
+    Ok(())
 }
 
 /// Registry entries of this family.
@@ -358,6 +383,27 @@ mod tests {
         let e =
             crate::call("pub.validate", &json!({"pub": {"apiVersion": "apps/v1"}})).unwrap_err();
         assert_eq!(e.field.as_deref(), Some("pub.apiVersion"));
+    }
+
+    #[test]
+    fn arrays_are_not_pods_or_pubs() {
+        let now = "2026-06-21T10:00:00Z";
+        let review = json!({"uid": "d", "kind": {"version": "v1", "kind": "Pod"}, "operation": "DELETE",
+            "oldObject": {"metadata": {"name": "p", "annotations": {"kruise.io/related-pub": "pb"}}},
+            "options": {}});
+        for (id, input, field) in [
+            ("pub.admit_review", json!({"review": review, "pub": [], "now": now}), "pub"),
+            ("pub.admit_review", json!({"review": review, "pub": null, "evictedPod": [1], "now": now}), "evictedPod"),
+            ("pub.admit", json!({"request": {"operation": "DELETE"}, "pod": [], "pub": null, "now": now}), "pod"),
+            ("pub.admit", json!({"request": {"operation": "DELETE"}, "pod": {}, "pub": [], "now": now}), "pub"),
+            ("pub.status", json!({"pub": {}, "pods": [{}, []], "now": now}), "pods[1]"),
+            ("pub.pod_state", json!({"pod": []}), "pod"),
+            ("pub.classify_update", json!({"oldPod": {}, "newPod": []}), "newPod"),
+            ("pub.validate", json!({"pub": []}), "pub"),
+        ] {
+            let e = crate::call(id, &input).unwrap_err();
+            assert_eq!((e.kind, e.field.as_deref()), ("invalid_input", Some(field)), "{id} {input}");
+        }
     }
 
     #[test]

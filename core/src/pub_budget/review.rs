@@ -520,6 +520,52 @@ mod tests {
         assert!(checked >= 30, "only {checked} error cases with a field");
     }
 
+    /// Dropping or retyping any member of any vector's request never panics, and a request
+    /// without `uid`, `operation` or `kind` is never answered.
+    #[test]
+    fn mutated_vector_requests_fail_closed() {
+        let doc: Value = serde_json::from_str(VECTORS).unwrap();
+        let mut tried = 0;
+        for case in doc["cases"].as_array().unwrap() {
+            let input = &case["input"];
+            let (key, whole) = if input.get("request").is_some() {
+                ("request", false)
+            } else {
+                ("review", input["review"].get("request").is_some())
+            };
+            let req = if whole {
+                &input[key]["request"]
+            } else {
+                &input[key]
+            };
+            let Some(members) = req.as_object() else {
+                continue;
+            };
+            for member in members.keys() {
+                for replacement in [None, Some(json!(42)), Some(json!([])), Some(json!({}))] {
+                    let mut mutated = input.clone();
+                    let slot = if whole {
+                        &mut mutated[key]["request"]
+                    } else {
+                        &mut mutated[key]
+                    };
+                    let m = slot.as_object_mut().unwrap();
+                    match &replacement {
+                        None => drop(m.remove(member)),
+                        Some(v) => drop(m.insert(member.clone(), v.clone())),
+                    }
+                    let got = crate::call("pub.admit_review", &mutated);
+                    if matches!(member.as_str(), "uid" | "operation" | "kind") {
+                        let e = got.expect_err(member);
+                        assert_eq!(e.kind, "invalid_input");
+                    }
+                    tried += 1;
+                }
+            }
+        }
+        assert!(tried > 1000, "{tried}");
+    }
+
     fn now() -> RecordTime {
         RecordTime::parse("2026-06-21T10:00:00Z", "now").unwrap()
     }

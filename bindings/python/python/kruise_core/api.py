@@ -33,29 +33,54 @@ def convert(obj: Dict[str, Any], to: str) -> Dict[str, Any]:
     return cast(Dict[str, Any], call("api.convert", {"object": obj, "targetApiVersion": to}))
 
 
+REVIEW_VERSIONS = ("apiextensions.k8s.io/v1", "apiextensions.k8s.io/v1beta1")
+
+
 def conversion_review(review: Dict[str, Any]) -> Dict[str, Any]:
     """Returns ``review`` with its ``response`` filled: every object converted to
     ``request.desiredAPIVersion``; a failing object makes the whole result a ``Failure`` whose
-    ``reason`` is the error kind. A malformed envelope raises ``KruiseError`` (``invalid_input``)."""
+    ``reason`` is the error kind, and so does a ``desiredAPIVersion`` other than ``V1ALPHA1`` /
+    ``V1BETA1`` (``unsupported_version``, even with no objects).
+
+    Fails closed: an envelope it cannot read raises ``KruiseError`` ``invalid_input`` naming the
+    field (``review``, ``apiVersion``, ``kind``, ``request``, ``request.uid``,
+    ``request.desiredAPIVersion``, ``request.objects``), never a ``Success``."""
+    if not isinstance(review, dict):
+        raise _invalid("review", "expected a ConversionReview object")
+    api_version = review.get("apiVersion")
+    if api_version not in REVIEW_VERSIONS:
+        raise _invalid("apiVersion", f"expected apiextensions.k8s.io/v1, got {api_version!r}")
+    if review.get("kind") != "ConversionReview":
+        raise _invalid("kind", "expected ConversionReview")
     request = review.get("request")
     if not isinstance(request, dict):
         raise _invalid("request", "conversion request is empty")
     uid = request.get("uid")
+    if not isinstance(uid, str) or not uid:
+        raise _invalid("request.uid", "missing or not a non-empty string")
     desired = request.get("desiredAPIVersion")
+    if not isinstance(desired, str):
+        raise _invalid("request.desiredAPIVersion", "missing or not a string")
     objects = request.get("objects")
-    if not isinstance(uid, str) or not isinstance(desired, str) or not isinstance(objects, list):
-        raise _invalid("request", "uid, desiredAPIVersion and objects are required")
+    if not isinstance(objects, list):
+        raise _invalid("request.objects", "missing or not a list")
     response: Dict[str, Any] = {"uid": uid}
     converted: List[Dict[str, Any]] = []
-    try:
-        for obj in objects:
-            converted.append(convert(obj, desired))
-        response["convertedObjects"] = converted
-        response["result"] = {"status": "Success"}
-    except KruiseError as e:
+    if desired not in (V1ALPHA1, V1BETA1):
         response["convertedObjects"] = []
-        response["result"] = {"status": "Failure", "reason": e.kind, "message": str(e)}
-    return {"apiVersion": review.get("apiVersion", "apiextensions.k8s.io/v1"), "kind": "ConversionReview", "response": response}
+        response["result"] = {"status": "Failure", "reason": "unsupported_version",
+                              "message": f"request.desiredAPIVersion: {desired!r} is not {V1ALPHA1} or {V1BETA1}"}
+        return {"apiVersion": api_version, "kind": "ConversionReview", "response": response}
+    for i, obj in enumerate(objects):
+        try:
+            converted.append(convert(obj, desired))
+        except KruiseError as e:
+            response["convertedObjects"] = []
+            response["result"] = {"status": "Failure", "reason": e.kind, "message": f"request.objects[{i}]: {e}"}
+            return {"apiVersion": api_version, "kind": "ConversionReview", "response": response}
+    response["convertedObjects"] = converted
+    response["result"] = {"status": "Success"}
+    return {"apiVersion": api_version, "kind": "ConversionReview", "response": response}
 
 
 def server_version(version: Union[str, Dict[str, Any]]) -> Dict[str, Any]:
