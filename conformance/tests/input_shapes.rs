@@ -23,6 +23,9 @@ const VALIDATORS: &[(&str, &[&str])] = &[
     ("cron.defaults", &[]),
     // the object's apiVersion and kind pick the Go type that is decoded; `now` is the clock.
     ("api.default", &["object", "now", "object.apiVersion", "object.kind"]),
+    ("resources.validate", &["container"]),
+    // the expression and the variable it is checked for are the function's own parameters
+    ("resources.validate_expr", &["expr", "variable"]),
 ];
 
 /// Functions whose whole input is a verbatim document (a Kubernetes `/version` reply).
