@@ -380,6 +380,11 @@ func (g *gen) percent() string {
 	}
 }
 
+// badPercent is a string that no int-or-percent parser reads as a percentage.
+func (g *gen) badPercent() string {
+	return g.pick("5", "abc", "", "%", "%%", "5%%", " 5%", "5% ", "x%", "1.5.%", "--1%", "+-1%")
+}
+
 // intOrPercent is a JSON int-or-percent value (int or string), biased to edge values.
 func (g *gen) intOrPercent() any {
 	if g.bool() {

@@ -295,7 +295,9 @@ func (g *gen) udSpec(o udSpecOpts) (map[string]any, []string) {
 	if len(tmpl) > 0 || g.bool() {
 		spec["template"] = tmpl
 	}
-	if g.chance(4) {
+	if g.chance(20) {
+		spec["updateStrategy"] = map[string]any{"type": g.pick("Manual", "", "Bogus", "manual")}
+	} else if g.chance(4) {
 		parts := map[string]any{}
 		for k := g.n(3); k >= 0; k-- {
 			n := g.pick("a", "b", "c", "unknown")
@@ -855,6 +857,9 @@ func udViolationKind(e *field.Error) string {
 		}
 	case f == "spec.updateStrategy.manualUpdate.partitions" || f == "spec.updateStrategy.partitions":
 		return "unknown_partition_subset"
+	case f == "spec.updateStrategy.type" && e.Type == field.ErrorTypeNotSupported:
+		// the module proxy's commit only (the v1.9.0 tag does not check the type)
+		return "proxy:unsupported_update_strategy_type"
 	}
 	return "unmapped: " + e.Error()
 }
@@ -873,6 +878,9 @@ func refValidateUD(in json.RawMessage) refOutcome {
 		if c != "duplicate-subset-names" { // the webhook reports those like kruise-core
 			o.classes = append(o.classes, c)
 		}
+	}
+	if t := i.Spec.UpdateStrategy.Type; t != "" && t != appsv1beta1.ManualUpdateStrategyType {
+		o.classes = append(o.classes, "proxy-update-strategy-type")
 	}
 	withValidTemplates(&i.Spec)
 	kinds := []string{}

@@ -59,6 +59,17 @@ func scaleOverflows(v *intstr.IntOrString, total int, mode string) bool {
 	return percentInt64Overflow(scaleInput{Value: v.StrVal, Total: total, Mode: mode})
 }
 
+// partitionBeyondInt32 reports whether a DaemonSet partition scales (rounding down, as
+// filterDaemonPodsNodeToUpdate does) to a value outside int32, which the reference then
+// truncates to its int32 partition.
+func partitionBeyondInt32(p *intstr.IntOrString, desired int) bool {
+	if p == nil {
+		return false
+	}
+	v, err := intstr.GetScaledValueFromIntOrPercent(p, desired, false)
+	return err == nil && int(int32(v)) != v
+}
+
 // ---- rollout.partition ----
 
 type partitionIn struct {
@@ -123,6 +134,9 @@ func refPartition(in json.RawMessage) refOutcome {
 		if scaleOverflows(i.Partition, desired, "scaled") {
 			o.classes = append(o.classes, "int64-overflow")
 		}
+		if partitionBeyondInt32(i.Partition, desired) {
+			o.classes = append(o.classes, "int32-overflow")
+		}
 		ds := &appsv1beta1.DaemonSet{}
 		ds.Spec.UpdateStrategy.RollingUpdate = &appsv1beta1.RollingUpdateDaemonSet{Partition: i.Partition}
 		ds.Status.DesiredNumberScheduled = i.DesiredNumberScheduled
@@ -135,6 +149,10 @@ func refPartition(in json.RawMessage) refOutcome {
 		if i.Partition != nil {
 			// the partition filterDaemonPodsNodeToUpdate computed (it does not return it)
 			p, _ = intstr.GetScaledValueFromIntOrPercent(i.Partition, desired, false)
+		}
+		if nodes-int(int32(p)) > len(eligible) && len(eligible) == nodes {
+			// more updates allowed than there are nodes: the reference caps at the node count
+			o.classes = append(o.classes, "pending-daemonset-maxupdated-cap")
 		}
 		o.value = map[string]any{"partition": p, "maxUpdated": len(eligible)}
 	case "StatefulSet":
@@ -192,6 +210,9 @@ func (g *gen) replicasCount() int {
 
 func genPartition(g *gen) any {
 	in := map[string]any{"partition": g.maybeIOP(8)}
+	if g.chance(8) {
+		in["partition"] = g.badPercent()
+	}
 	switch g.n(3) {
 	case 0:
 		in["kind"] = "CloneSet"
@@ -313,6 +334,9 @@ func refBudget(in json.RawMessage) refOutcome {
 	o := refOutcome{}
 	if bigIntegers(in) {
 		o.classes = append(o.classes, "int32-overflow")
+	}
+	if nullMember(in, "pods") {
+		o.classes = append(o.classes, "pending-null-list")
 	}
 	r := int(i.Replicas)
 	for _, v := range []*intstr.IntOrString{i.MaxUnavailable, i.MaxSurge, i.ScaleMaxUnavailable} {
@@ -440,11 +464,14 @@ func genBudget(g *gen) any {
 	if g.chance(6) {
 		in["type"] = g.pick("ReCreate", "InPlaceIfPossible", "OnDelete")
 	}
-	var pods []any
+	pods := []any{}
 	for k := r + g.pickInt(-3, -1, 0, 0, 0, 1, 2, 4); k > 0; k-- {
 		pods = append(pods, g.budgetPod())
 	}
-	if pods != nil || g.bool() {
+	switch {
+	case g.chance(30):
+		in["pods"] = nil
+	case len(pods) > 0 || g.bool():
 		in["pods"] = pods
 	}
 	for _, k := range []string{"partition", "maxUnavailable", "maxSurge", "scaleMaxUnavailable"} {
@@ -518,7 +545,7 @@ func progressCondJSON(c *appsv1beta1.CloneSetCondition) any {
 		return nil
 	}
 	return map[string]any{"type": string(c.Type), "status": string(c.Status), "reason": c.Reason, "message": c.Message,
-		"lastUpdateTime": rfc3339(c.LastUpdateTime.Time), "lastTransitionTime": rfc3339(c.LastTransitionTime.Time)}
+		"lastUpdateTime": c.LastUpdateTime.UTC().Format(time.RFC3339), "lastTransitionTime": c.LastTransitionTime.UTC().Format(time.RFC3339)}
 }
 
 func refProgress(in json.RawMessage) refOutcome {
@@ -608,7 +635,7 @@ func genProgress(g *gen) any {
 		if reason == "ProgressDeadlineExceeded" || g.chance(12) {
 			st = "False"
 		}
-		upd := g.timeNear()
+		upd := g.timeNear().Truncate(time.Second) // the API serves whole seconds (metav1.Time)
 		c := map[string]any{"status": st, "reason": reason, "lastUpdateTime": rfc3339(upd),
 			"lastTransitionTime": rfc3339(upd.Add(-time.Duration(g.pickInt(0, 0, 10, 100)) * time.Second))}
 		if g.bool() {
@@ -702,6 +729,9 @@ func genDSBudget(g *gen) any {
 			ru[k] = nil
 		case 2:
 			ru[k] = g.intOrPercent()
+			if g.chance(3) {
+				ru[k] = g.badPercent()
+			}
 		default:
 			ru[k] = g.pick("0", "0%", "1", "25%", "50%", "100%", "10%")
 			if ru[k] == "0" || ru[k] == "1" {
@@ -762,6 +792,12 @@ func refUpdateNodes(in json.RawMessage) refOutcome {
 	if bigIntegers(in) {
 		o.classes = append(o.classes, "int32-overflow")
 	}
+	if nullMember(in, "nodes") {
+		o.classes = append(o.classes, "pending-null-list")
+	}
+	if partitionBeyondInt32(i.Partition, int(i.DesiredNumberScheduled)) {
+		o.classes = append(o.classes, "int32-overflow")
+	}
 	ds := &appsv1beta1.DaemonSet{}
 	ru := &appsv1beta1.RollingUpdateDaemonSet{Partition: i.Partition}
 	if i.Selector {
@@ -774,7 +810,7 @@ func refUpdateNodes(in json.RawMessage) refOutcome {
 	seen := map[string]bool{}
 	for _, n := range i.Nodes {
 		if seen[n.Name] {
-			o.classes = append(o.classes, "duplicate-node-names")
+			o.classes = append(o.classes, "pending-duplicate-node-names")
 		}
 		seen[n.Name] = true
 		node := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: n.Name}}
@@ -819,7 +855,7 @@ var diffUpdateNodes = diffFn{family: "rollout", fn: "rollout.daemonset_update_no
 
 func genUpdateNodes(g *gen) any {
 	k := g.count(8)
-	var nodes []any
+	nodes := []any{}
 	names := g.nodeNames(k)
 	for _, name := range names {
 		n := map[string]any{"name": name, "state": g.pick("updated", "updating", "old", "old", "old")}
@@ -829,10 +865,16 @@ func genUpdateNodes(g *gen) any {
 		nodes = append(nodes, n)
 	}
 	in := map[string]any{"desiredNumberScheduled": g.pickInt(0, k, k, k+1, max(k-1, 0), 10), "nodes": nodes}
+	if g.chance(30) {
+		in["nodes"] = nil
+	}
 	switch g.n(4) {
 	case 0:
 	case 1:
 		in["partition"] = g.intOrPercent()
+		if g.chance(3) {
+			in["partition"] = g.badPercent()
+		}
 	default:
 		in["partition"] = g.pickInt(0, 1, 2, k, k+1, -1)
 	}
@@ -886,7 +928,7 @@ func rolloutReason(e *field.Error) string {
 		return "negative"
 	case strings.Contains(d, "failed GetScaledValueFromIntOrPercent"), strings.Contains(d, "getValueFromIntOrPercent error"):
 		return "invalid_int_or_percent"
-	case strings.Contains(d, "must be an integer or percentage"):
+	case strings.Contains(d, "must be an integer or percentage"), strings.Contains(d, "a valid percent string must be"):
 		return "invalid_percent"
 	case strings.Contains(d, "must not be greater than 100%"):
 		return "more_than_100_percent"
@@ -990,6 +1032,17 @@ func refValidateRollout(in json.RawMessage) refOutcome {
 	return o
 }
 
+// nullMember reports whether the top-level member key of the JSON object in is null (Go reads a
+// zero value; kruise-core rejects a null list today, a known kruise-core bug).
+func nullMember(in json.RawMessage, key string) bool {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(in, &m) != nil {
+		return false
+	}
+	v, ok := m[key]
+	return ok && string(v) == "null"
+}
+
 func ptrOr(p *int32, d int32) int32 {
 	if p == nil {
 		return d
@@ -1079,8 +1132,8 @@ func (g *gen) daemonSetSpec() map[string]any {
 			}
 		}
 	}
-	if g.n(3) == 0 {
-		ru["rollingUpdateType"] = g.pick("", "Standard", "InPlaceIfPossible", "Surging", "Bogus")
+	if g.bool() {
+		ru["rollingUpdateType"] = g.pick("", "Standard", "InPlaceIfPossible", "InPlaceIfPossible", "Surging", "Bogus")
 	}
 	us := map[string]any{"type": g.pick("RollingUpdate", "RollingUpdate", "RollingUpdate", "OnDelete", "", "Bogus")}
 	switch g.n(8) {

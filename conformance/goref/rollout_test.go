@@ -52,22 +52,30 @@ func refNodesNeedingPods(in json.RawMessage) refOutcome {
 
 var diffNodesNeedingPods = diffFn{family: "rollout", fn: "rollout.daemonset_nodes_needing_pods", ref: refNodesNeedingPods}
 
-// nodeNames draws node names: unsorted, sometimes duplicated, sometimes names whose byte order
-// differs from their numeric order.
+// nodeNames draws k node names: unsorted, one in 24 a repeat of an earlier name, some whose
+// byte order differs from their numeric order.
 func (g *gen) nodeNames(k int) []string {
 	out := []string{}
+	seen := map[string]bool{}
+	perm := g.rng.Perm(3*k + 3)
 	for i := 0; i < k; i++ {
-		switch g.n(8) {
+		name := fmt.Sprintf("node-%d", perm[i])
+		switch g.n(24) {
 		case 0:
 			if len(out) > 0 {
 				out = append(out, out[g.n(len(out))])
 				continue
 			}
-		case 1:
-			out = append(out, g.pick("node-10", "node-9", "Node-1", "node-1a", "", "z", "a"))
-			continue
+		case 1, 2:
+			if alt := g.pick("node-10", "node-9", "Node-1", "node-1a", "", "z", "a"); !seen[alt] {
+				name = alt
+			}
 		}
-		out = append(out, fmt.Sprintf("node-%d", g.n(3*k+3)))
+		if seen[name] {
+			name = fmt.Sprintf("node-x%d", i)
+		}
+		seen[name] = true
+		out = append(out, name)
 	}
 	return out
 }
@@ -78,10 +86,11 @@ func genNodesNeedingPods(g *gen) any {
 		desired = g.int32Edge()
 	}
 	k := g.count(10)
+	some := g.n(max(desired, 0) + 3)
 	in := map[string]any{
-		"newPodsNum":       g.pickInt(0, 0, 1, 2, desired, desired+1, g.n(desired+3)),
+		"newPodsNum":       g.pickInt(0, 0, 1, 2, desired, desired+1, some),
 		"desired":          desired,
-		"partition":        g.pickInt(0, 0, 1, 2, desired, desired-1, desired+1, -1, g.n(desired+3)),
+		"partition":        g.pickInt(0, 0, 1, 2, desired, desired-1, desired+1, -1, some),
 		"progressive":      g.n(3) > 0,
 		"nodesNeedingPods": g.nodeNames(k),
 	}
