@@ -1048,8 +1048,15 @@ fn max_min<'a>(is_max: bool, a: Value<'a>, b: Value<'a>) -> Value<'a> {
             Value::Number(if left { x } else { y })
         }
         (a, b) => {
-            let aq = to_quantity(a);
+            let mut aq = to_quantity(a);
             let bq = to_quantity(b);
+            // apimachinery `Cmp` (pointer receiver) turns the left quantity into the
+            // exact-decimal form (`AsDec`) when the right one has that form, and maxFunc /
+            // minFunc return the left quantity so converted; later `MilliValue` calls on it then
+            // follow the decimal rules (`docs/resources.md`).
+            if matches!(aq.amount, Amount::Int { .. }) && matches!(bq.amount, Amount::Dec(_)) {
+                aq.amount = Amount::Dec(Box::new(aq.amount.to_dec()));
+            }
             if keep_left(aq.cmp_value(&bq)) {
                 Value::Quantity(aq)
             } else {
