@@ -5,6 +5,7 @@
 //! entry points are in the submodules. Registry entries live in [`ENTRIES`].
 
 pub mod convert;
+pub mod core_types;
 pub mod defaults;
 pub mod delete_protection;
 pub mod json;

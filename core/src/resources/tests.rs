@@ -157,8 +157,16 @@ fn call_names_are_reported_as_written_in_both_evaluations() {
         let compiled = Expression::compile_unchecked(src)
             .eval_to_string(&vars)
             .unwrap_err();
-        assert_eq!((once.kind, once.message.as_ref()), ("unknown_function", want.as_str()), "{src}");
-        assert_eq!((compiled.kind, compiled.message.as_ref()), ("unknown_function", want.as_str()), "{src}");
+        assert_eq!(
+            (once.kind, once.message.as_ref()),
+            ("unknown_function", want.as_str()),
+            "{src}"
+        );
+        assert_eq!(
+            (compiled.kind, compiled.message.as_ref()),
+            ("unknown_function", want.as_str()),
+            "{src}"
+        );
     }
     // The variable itself still resolves case-insensitively.
     assert_eq!(ev("CPU + 1m", &vars), Ok("2500u".into()));
@@ -168,7 +176,10 @@ fn call_names_are_reported_as_written_in_both_evaluations() {
 fn max_min_left_operand_takes_the_decimal_form_of_the_right() {
     // 65585Pi and 1.5Ki parse to exact decimals; 20P and -0.5m are int64 amounts until Cmp
     // converts them, after which MilliValue follows the decimal rules.
-    assert_eq!(ev("min(20P, 65585Pi) * 1", &[]), Ok("1553255926290448384m".into()));
+    assert_eq!(
+        ev("min(20P, 65585Pi) * 1", &[]),
+        Ok("1553255926290448384m".into())
+    );
     // In the int64 form -0.5m has milli value -1; as a decimal, rounding toward +inf, 1.
     assert_eq!(ev("min(-0.5m, 1.5Ki) * 1", &[]), Ok("1m".into()));
     assert_eq!(ev("-0.5m * 1", &[]), Err("negative_result"));
