@@ -118,7 +118,7 @@ pub struct ResponseStatus {
 pub struct PubAdmission {
     /// The response to return to the API server.
     pub response: AdmissionResponse,
-    /// The decision code (see `shared/spec/pub.md` section 8).
+    /// The decision code (which rule of the admission decision answered).
     pub decision: DecisionCode,
     /// The classified operation (DELETE, EVICT, UPDATE, RESIZE) once classified.
     pub operation: Option<Operation>,

@@ -1,11 +1,11 @@
 //! The webhook's allocation rules (`validateUnitedDeploymentSpec`, OpenKruise v1.9
-//! `pkg/webhook/uniteddeployment/validating/uniteddeployment_validation.go`). Spec section 10.
+//! `pkg/webhook/uniteddeployment/validating/uniteddeployment_validation.go`).
 
 use super::replicas::parse_subset_replicas;
 use super::types::UdSpec;
 use crate::intstr::IntOrPercent;
 
-/// One webhook violation: its kind (spec section 10) and the field it is about.
+/// One webhook violation: its kind (a snake_case reason) and the field it is about.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Violation {
     /// Snake-case kind, e.g. `sum_replicas_mismatch`.

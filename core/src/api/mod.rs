@@ -1,4 +1,4 @@
-//! The `api` decision family (`shared/spec/api.md`): v1alpha1 <-> v1beta1 conversion, v1beta1
+//! The `api` decision family (`apis/apps/`, `pkg/`): v1alpha1 <-> v1beta1 conversion, v1beta1
 //! defaulting and the small admission/controller decisions of OpenKruise v1.9.0.
 //!
 //! Every function takes and returns JSON (`serde_json::Value`) in the CRDs' camelCase; the typed

@@ -1,4 +1,4 @@
-//! Admission validation of an AdvancedCronJob on create (spec section 7).
+//! Admission validation of an AdvancedCronJob on create (its create handler).
 //!
 //! Mirrors `validateAdvancedCronJob` in
 //! `pkg/webhook/advancedcronjob/validating/advancedcronjob_create_update_handler.go` (v1.9.0),
@@ -13,7 +13,7 @@ use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// One validation problem: the field path and the spec's error kind.
+/// One validation problem: the field path and the error kind.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct FieldError {
     /// Field path, e.g. `spec.schedule`.

@@ -3,8 +3,8 @@
 //!
 //! Mirrors `pkg/webhook/pod/validating/pod_unavailable_budget.go`, `pod_create_update_handler.go`
 //! and `PodUnavailableBudgetValidatePod` / the check-and-decrement step in
-//! `pkg/control/pubcontrol/pub_control_utils.go` (OpenKruise v1.9.0). See `shared/spec/pub.md`
-//! section 8.
+//! `pkg/control/pubcontrol/pub_control_utils.go` (OpenKruise v1.9.0): the first matching rule
+//! decides.
 //!
 //! [`admit`] is allocation-free: it borrows its inputs and returns a [`StatusChange`] (the
 //! decrement and the one record to add) instead of a copy of a status that may hold 2,000 records.
@@ -187,7 +187,7 @@ impl Decision<'_> {
 }
 
 /// Decides one pod request against the PUB named by the checked pod's `kruise.io/related-pub`
-/// (`pb = None`: not found). First match wins (spec section 8).
+/// (`pb = None`: not found). First match wins (`PodUnavailableBudgetValidatePod`).
 ///
 /// Errors: `invalid_input` when a pod the request needs is missing (`oldPod`, `newPod`, `pod`), or
 /// from the update classification (unparsable cpu/memory quantity).

@@ -1,6 +1,6 @@
 //! PodUnavailableBudget (PUB) decisions of OpenKruise v1.9.0: protected operations, pod state,
 //! update classification (UPDATE vs RESIZE), the controller's status, the pod webhook's admission
-//! decision and PUB object validation. See `shared/spec/pub.md` and `docs/pub.md`.
+//! decision and PUB object validation. See `docs/pub.md`.
 //!
 //! Typed API (no JSON; what Rust callers and the benches use):
 //! - [`protect::protected_operations`] / [`types::Pub::protected_operations`];

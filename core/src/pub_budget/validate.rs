@@ -2,7 +2,7 @@
 //!
 //! Mirrors `pkg/webhook/podunavailablebudget/validating/pub_create_update_handler.go`
 //! (OpenKruise v1.9.0) with Kubernetes `ValidatePositiveIntOrPercent` / `IsNotMoreThan100Percent`
-//! (`pkg/apis/apps/validation`, v1.32). See `shared/spec/pub.md` section 9. Cross-PUB conflicts
+//! (`pkg/apis/apps/validation`, v1.32). Cross-PUB conflicts
 //! are not evaluated.
 
 use super::protect::invalid_pieces;

@@ -1,5 +1,5 @@
 //! CloneSet scale/update budget: `calculateDiffsWithExpectation` in OpenKruise
-//! `pkg/controller/cloneset/sync/cloneset_sync_utils.go` (`shared/spec/rollout.md` §3.1–§3.5).
+//! `pkg/controller/cloneset/sync/cloneset_sync_utils.go` (`docs/rollout.md`).
 //!
 //! Everything here is allocation-free: pods are a borrowed slice of [`PodView`] and the result is
 //! a plain `Copy` struct. Parse failures never error: the controller silently uses 0.
@@ -46,13 +46,13 @@ pub struct BudgetSpec {
     pub scaling_exclude_preparing_delete: bool,
 }
 
-/// Resolved budget parameters (§3.1), in pods.
+/// Resolved budget parameters (scaled against replicas), in pods.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Params {
     /// `spec.replicas`.
     pub replicas: i64,
-    /// Partition per §2.1, 0 when null or invalid.
+    /// Partition (int-or-percent of replicas), 0 when null or invalid.
     pub partition: i64,
     /// Legacy flavour rounded up; 0 when null, invalid or paused.
     pub max_surge: i64,
@@ -94,7 +94,7 @@ fn legacy_str(v: &str, total: i64, up: bool) -> i64 {
     crate::intstr::scale_str(v, total, up, Flavour::Legacy).unwrap_or(0)
 }
 
-/// The ten numbers of `expectationDiffs` (§3.3–§3.5). Unset numbers are 0.
+/// The ten numbers of `expectationDiffs` (`calculateDiffsWithExpectation`). Unset numbers are 0.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Diffs {
@@ -219,11 +219,11 @@ pub struct Budget {
     /// The diffs, computed with `preparingUpdateAsUpdate` as given.
     #[serde(flatten)]
     pub diffs: Diffs,
-    /// Pods the update path updates now (§3.6), from a diff without `preparingUpdateAsUpdate`.
+    /// Pods the update path updates now, from a diff without `preparingUpdateAsUpdate`.
     pub pods_to_update_now: i64,
 }
 
-/// Computes the whole budget (§3 plus §3.6) for `spec` over `pods` (candidate order).
+/// Computes the whole budget (diffs plus the update count) for `spec` over `pods` (candidate order).
 /// Allocation-free.
 ///
 /// ```

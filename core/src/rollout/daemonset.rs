@@ -1,4 +1,4 @@
-//! Advanced DaemonSet rollout arithmetic (`shared/spec/rollout.md` §2.2 and §4):
+//! Advanced DaemonSet rollout arithmetic (partition and budget):
 //! the surge/unavailable budget (`updatedDesiredNodeCounts` in
 //! `pkg/controller/daemonset/daemonset_update.go`, `unavailableCount`/`surgeCount` in
 //! `daemonset_util.go`), the nodes that get a pod under partitioned scaling (`GetNodesNeedingPods`

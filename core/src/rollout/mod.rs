@@ -1,12 +1,12 @@
 //! The `rollout` decision family: partitions, maxUnavailable/maxSurge budgets and CloneSet
-//! progress accounting of OpenKruise v1.9 (`shared/spec/rollout.md`).
+//! progress accounting of OpenKruise v1.9 (`docs/rollout.md`).
 //!
-//! - [`partition`]: CloneSet / Advanced DaemonSet / Advanced StatefulSet partitions (§2);
-//! - [`pods`], [`cloneset_budget`], [`update_count`]: the CloneSet scale/update budget (§3);
-//! - [`daemonset`]: Advanced DaemonSet budget and node selection (§2.2, §4);
-//! - [`progress`]: the `Progressing` condition and `progressDeadlineSeconds` (§5);
-//! - [`validate`]: webhook checks (§6);
-//! - [`statefulset`]: Advanced StatefulSet maxUnavailable resolution (§1.1);
+//! - [`partition`]: CloneSet / Advanced DaemonSet / Advanced StatefulSet partitions;
+//! - [`pods`], [`cloneset_budget`], [`update_count`]: the CloneSet scale/update budget;
+//! - [`daemonset`]: Advanced DaemonSet budget and node selection;
+//! - [`progress`]: the `Progressing` condition and `progressDeadlineSeconds`;
+//! - [`validate`]: webhook checks;
+//! - [`statefulset`]: Advanced StatefulSet maxUnavailable resolution;
 //! - [`rounding`]: the per-field rounding table generated for `docs/rounding.md`.
 //!
 //! Int-or-percent parsing is the one shared parser of [`crate::intstr`]

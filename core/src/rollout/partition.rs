@@ -1,4 +1,4 @@
-//! Partitions: how many pods stay on the old revision, per workload (`shared/spec/rollout.md` §2).
+//! Partitions: how many pods stay on the old revision, per workload kind.
 //!
 //! - CloneSet: `CalculatePartitionReplicas` in OpenKruise `pkg/util/tools.go` (kruise flavour,
 //!   rounding up, the "not 100%" rule, clamped to `[0, replicas]`).
@@ -122,7 +122,7 @@ enum Input {
     },
 }
 
-/// `rollout.partition` handler (shape in `shared/spec/rollout.md` §7).
+/// `rollout.partition` handler (JSON shape in `docs/rollout.md`).
 pub(crate) fn handler(input: &Value) -> Result<Value> {
     let out = match decode::<Input>(input)? {
         Input::CloneSet { partition, replicas } => cloneset(partition.as_ref(), replicas)?,

@@ -1,4 +1,4 @@
-//! Pod classification for the CloneSet budget (`shared/spec/rollout.md` §3.2), mirroring the
+//! Pod classification for the CloneSet budget (`cloneset_sync_utils.go`), mirroring the
 //! counting loop of `calculateDiffsWithExpectation` and `IsPodAvailable` in OpenKruise
 //! `pkg/controller/cloneset/sync/cloneset_sync_utils.go`.
 

@@ -1,5 +1,5 @@
 //! CloneSet `spec.progressDeadlineSeconds` and the `Progressing` condition
-//! (`shared/spec/rollout.md` §5): `calculateProgressingStatus`, `hasProgressingConditionChanged`
+//! (`docs/rollout.md`): `calculateProgressingStatus`, `hasProgressingConditionChanged`
 //! and `getRequeueSecondsFromCondition` in OpenKruise
 //! `pkg/controller/cloneset/cloneset_status.go`, condition helpers in
 //! `pkg/controller/cloneset/utils/cloneset_utils.go`.
@@ -40,7 +40,7 @@ pub struct ProgressSpec {
     pub paused: bool,
 }
 
-/// The freshly computed status counters the decision reads (§5.2).
+/// The freshly computed status counters the decision reads (`calculateStatus`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ProgressStatus {
@@ -91,7 +91,7 @@ pub struct Progress {
     pub requeue_after_seconds: Option<i64>,
 }
 
-/// Which rule of §5.3 fires, as `(status, reason, message)`.
+/// Which rule fires (the first that matches), as `(status, reason, message)`.
 fn decide(
     spec: &ProgressSpec,
     status: &ProgressStatus,
@@ -126,7 +126,7 @@ fn deadline(c: &Condition, pds: i32) -> Option<Timestamp> {
     c.last_update_time.checked_add(SignedDuration::from_secs(i64::from(pds))).ok()
 }
 
-/// Evaluates the `Progressing` condition once (§5.3–§5.6).
+/// Evaluates the `Progressing` condition once (rule, write, requeue, change).
 ///
 /// `old` is the condition the object carries on entry; `now` is the reconcile time.
 ///
@@ -166,7 +166,7 @@ pub fn evaluate(spec: &ProgressSpec, status: &ProgressStatus, old: Option<&Condi
     Progress { condition: Some(condition), changed, requeue_after_seconds }
 }
 
-/// §5.5: `after = lastUpdateTime + pds − now`; `after` when below one second, else `after + 1s`,
+/// Requeue: `after = lastUpdateTime + pds − now`; `after` when below one second, else `after + 1s`,
 /// in whole seconds (truncated).
 pub fn requeue_seconds(c: &Condition, pds: i32, now: Timestamp) -> i64 {
     let after = c.last_update_time.duration_since(now) + SignedDuration::from_secs(i64::from(pds));
@@ -233,7 +233,7 @@ struct Output {
     requeue_after_seconds: Option<i64>,
 }
 
-/// `rollout.progress` handler (shape in `shared/spec/rollout.md` §7).
+/// `rollout.progress` handler (JSON shape in `docs/rollout.md`).
 pub(crate) fn handler(input: &Value) -> Result<Value> {
     let i: Input = decode(input)?;
     let now = parse_time(&i.now, "now")?;

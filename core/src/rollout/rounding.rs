@@ -156,7 +156,7 @@ pub fn table() -> String {
     );
     out.push_str("workload: three parsers (`scaled`, `legacy`, `kruise`), different totals and different rounding\n");
     out.push_str(
-        "(see `docs/rollout.md` and `shared/spec/rollout.md` §1.1). Each cell below is computed by kruise-core\n",
+        "(see `docs/rollout.md` and `core/src/intstr.rs`). Each cell below is computed by kruise-core\n",
     );
     out.push_str("with the same function the decision uses.\n\n");
     out.push_str("| workload | field | read as |");

@@ -1,4 +1,4 @@
-//! Advanced StatefulSet maxUnavailable resolution (`shared/spec/rollout.md` §1.1): the controller
+//! Advanced StatefulSet maxUnavailable resolution (int-or-percent of replicas): the controller
 //! in OpenKruise `pkg/controller/statefulset/stateful_set_control.go` scales
 //! `updateStrategy.rollingUpdate.maxUnavailable` and `scaleStrategy.maxUnavailable` with the
 //! legacy flavour against `spec.replicas`, rounding down, then raises the result to at least 1.

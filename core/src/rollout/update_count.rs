@@ -1,5 +1,5 @@
-//! How many pods the CloneSet update path updates in this reconcile (`shared/spec/rollout.md`
-//! §3.6): the candidate filter of `Update` and the limit of `limitUpdateIndexes` in OpenKruise
+//! How many pods the CloneSet update path updates in this reconcile
+//! (`docs/rollout.md`), as the candidate filter of `Update` and the limit of `limitUpdateIndexes` in OpenKruise
 //! `pkg/controller/cloneset/sync/cloneset_update.go`.
 
 use super::cloneset_budget::Diffs;

@@ -1,4 +1,4 @@
-//! Admission checks on the rollout fields (`shared/spec/rollout.md` §6), in the order the
+//! Admission checks on the rollout fields (the workload webhooks), in the order the
 //! reference emits them:
 //! - CloneSet: `validateCloneSetSpec`/`validateUpdateStrategy` in OpenKruise
 //!   `pkg/webhook/cloneset/validating/validation.go`;
@@ -14,7 +14,7 @@ use crate::registry::{decode, encode};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// One validation finding: the dotted field path and the reason kind (§8).
+/// One validation finding: the dotted field path and the reason kind (snake_case).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Finding {
     /// Dotted path, e.g. `spec.updateStrategy.maxSurge`.
@@ -63,7 +63,7 @@ pub struct CloneSetSpec {
     pub update_strategy: CloneSetStrategy,
 }
 
-/// §6.1: CloneSet webhook checks.
+/// CloneSet webhook checks (`pkg/webhook/cloneset/validating/validation.go`).
 pub fn cloneset(spec: &CloneSetSpec) -> Vec<Finding> {
     let mut out = Vec::new();
     let replicas = spec.replicas.unwrap_or(1);
@@ -132,7 +132,7 @@ fn strict_percent(v: &IntOrPercent) -> Option<i64> {
     }
 }
 
-/// `iv(x)` of §6.2: percent value, int value, or `Atoi` of any other string (0 on failure).
+/// `iv(x)` (DaemonSet checks): percent value, int value, or `Atoi` of any other string (0 on failure).
 fn int_value(v: &IntOrPercent) -> i64 {
     if let Some(p) = strict_percent(v) {
         return p;
@@ -196,7 +196,7 @@ pub struct DaemonSetSpec {
     pub update_strategy: DaemonSetStrategy,
 }
 
-/// §6.2: Advanced DaemonSet v1beta1 webhook checks.
+/// Advanced DaemonSet v1beta1 webhook checks (`daemonset_validation.go`).
 pub fn daemonset(spec: &DaemonSetSpec) -> Vec<Finding> {
     let mut out = Vec::new();
     if spec.min_ready_seconds < 0 {
@@ -322,7 +322,7 @@ fn sts_max_unavailable(v: &IntOrPercent, parallel: bool, field: &str, out: &mut 
     }
 }
 
-/// §6.3: Advanced StatefulSet v1beta1 webhook checks (podUpdatePolicy checks out of scope).
+/// Advanced StatefulSet v1beta1 webhook checks (no podUpdatePolicy checks).
 pub fn statefulset(spec: &StatefulSetSpec) -> Vec<Finding> {
     let mut out = Vec::new();
     match spec.pod_management_policy.as_str() {
@@ -372,7 +372,7 @@ enum Input {
     StatefulSet(StatefulSetSpec),
 }
 
-/// `rollout.validate` handler (shape in `shared/spec/rollout.md` §7).
+/// `rollout.validate` handler (JSON shape in `docs/rollout.md`).
 pub(crate) fn handler(input: &Value) -> Result<Value> {
     let findings = match decode::<Input>(input)? {
         Input::CloneSet(s) => cloneset(&s),
