@@ -168,7 +168,7 @@ func CronDefaults(spec json.RawMessage) (json.RawMessage, error) {
 	return out, err
 }
 
-// CronFieldError is one admission problem: the field path and the spec's error kind.
+// CronFieldError is one admission problem: the field path and the error kind.
 type CronFieldError struct {
 	Field string `json:"field"`
 	Kind  string `json:"kind"`

@@ -22,7 +22,7 @@ import (
 
 const fnEval = "resources.eval"
 
-// evalInput is the vector input shape of resources.eval (spec/resources.md section 11).
+// evalInput is the vector input shape of resources.eval (see docs/resources.md).
 type evalInput struct {
 	Expr      string         `json:"expr"`
 	Variables map[string]any `json:"variables,omitempty"` // string = quantity, float64 = number
@@ -48,7 +48,7 @@ func refVars(vars map[string]any) map[string]*calculator.Value {
 	return m
 }
 
-// refEval runs the reference calculator: the printed result, or the spec kind of its error.
+// refEval runs the reference calculator: the printed result, or the kruise-core kind of its error.
 // The third result is the calculator's raw value even when Parse reported an error.
 func refEval(in evalInput) (out, kind string, raw *calculator.Value) {
 	defer func() {
@@ -64,7 +64,7 @@ func refEval(in evalInput) (out, kind string, raw *calculator.Value) {
 	return v.String(), "", v
 }
 
-// calcErrKind maps the reference's error to the kinds of spec/resources.md section 11.
+// calcErrKind maps the reference's error to kruise-core's error kinds (resources/expression.rs).
 func calcErrKind(err error) string {
 	msg := err.Error()
 	switch {
@@ -99,7 +99,7 @@ type node struct {
 	kids []*node
 }
 
-// prec is the binding strength of a binary operator (spec/resources.md section 3).
+// prec is the binding strength of a binary operator (calculator.y: + - bind looser than * /).
 func prec(op string) int {
 	switch op {
 	case "+", "-":
@@ -286,7 +286,7 @@ func (g *exprGen) pick2(xs ...float64) float64 { return xs[g.rng.IntN(len(xs))] 
 // when none applies), judging each binary node from the reference's values of its operands:
 // "milli-overflow" when * or / gets a quantity whose value in thousandths is outside the int64
 // range; "int64-overflow" for a float64-to-int64 conversion outside the int64 range (or of NaN),
-// which Go leaves platform dependent (spec/resources.md 12.9).
+// which Go leaves platform dependent (docs/deviations.md, section goref).
 func calcDeviation(n *node, vars map[string]any) string {
 	if n == nil {
 		return ""

@@ -27,7 +27,7 @@ const (
 	fnCronNext  = "cron.next"
 )
 
-// cronInput is the vector input of cron.parse and cron.next (spec/cron.md section 8).
+// cronInput is the vector input of cron.parse and cron.next (see docs/cron.md).
 type cronInput struct {
 	Schedule      string  `json:"schedule"`
 	TimeZone      *string `json:"timeZone,omitempty"`
@@ -50,8 +50,8 @@ type parsedSchedule struct {
 	EverySeconds int64   `json:"everySeconds,omitempty"`
 }
 
-// effectiveSchedule is the controller's view of spec.schedule + spec.timeZone (spec/cron.md
-// section 4, kruise pkg/controller/advancedcronjob formatSchedule).
+// effectiveSchedule is the controller's view of spec.schedule + spec.timeZone (kruise
+// pkg/controller/advancedcronjob/advancedcronjob_utils.go formatSchedule).
 func effectiveSchedule(schedule string, timeZone *string) string {
 	if strings.Contains(schedule, "TZ") || timeZone == nil {
 		return schedule
@@ -63,7 +63,7 @@ func effectiveSchedule(schedule string, timeZone *string) string {
 }
 
 // refCronParse runs robfig's ParseStandard; a panic (a zone prefix without a space) is reported
-// as the kind the spec gives it.
+// as the kind kruise-core gives it.
 func refCronParse(schedule string) (s cron.Schedule, kind string) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -77,7 +77,7 @@ func refCronParse(schedule string) (s cron.Schedule, kind string) {
 	return s, ""
 }
 
-// cronErrKind maps robfig's error text to the kinds of spec/cron.md section 8.
+// cronErrKind maps robfig's error text to kruise-core's kinds (core/src/cron/parser.rs, mod kinds).
 func cronErrKind(msg string) string {
 	for _, m := range []struct{ frag, kind string }{
 		{"empty spec string", "empty_spec"},
@@ -413,7 +413,7 @@ func (g *cronGen) fields() string {
 	return f[0] + sep() + f[1] + sep() + f[2] + sep() + f[3] + sep() + f[4]
 }
 
-// invalid draws a malformed schedule (spec/cron.md section 3 error kinds).
+// invalid draws a malformed schedule (one for each cron.parse error kind).
 func (g *cronGen) invalid() string {
 	return g.pick("", "* * * *", "* * * * * *", "0 0 * * 7", "60 * * * *", "* 24 * * *", "0 0 0 * *", "0 0 * 13 *",
 		"5-1 * * * *", "*/0 * * * *", "1-2-3 * * * *", "*/2/3 * * * *", "*/-1 * * * *", "-5 * * * *",

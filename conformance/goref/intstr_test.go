@@ -20,7 +20,7 @@ import (
 
 const fnScale = "rollout.scale_int_or_percent"
 
-// scaleInput is the vector input shape of rollout.scale_int_or_percent (spec/rollout.md section 8).
+// scaleInput is the vector input shape of rollout.scale_int_or_percent (see docs/rollout.md).
 type scaleInput struct {
 	Value   any    `json:"value"` // int32, string or nil
 	Total   int    `json:"total"`
@@ -66,7 +66,7 @@ func refScale(in scaleInput) (int, string) {
 	return got, ""
 }
 
-// scaleErrKind maps the reference's error text to the spec's kind (spec/rollout.md sections 1, 8).
+// scaleErrKind maps the reference's error text to kruise-core's kind (core/src/intstr.rs).
 func scaleErrKind(msg string) string {
 	switch {
 	case strings.Contains(msg, "nil value for IntOrString"):

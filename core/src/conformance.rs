@@ -95,7 +95,7 @@ pub fn judge(fn_id: &str, case: &Value, got: crate::Result<Value>) -> (bool, Val
 }
 
 /// Whether `got` matches `expected` under the comparison rule registered for `fn_id`
-/// (exact unless the spec names a looser one).
+/// (exact unless the fn registers a looser one).
 pub fn matches(fn_id: &str, expected: &Value, got: &Value) -> bool {
     let compare = registry::lookup(fn_id).map(|e| e.compare).unwrap_or(Compare::Exact);
     match compare {

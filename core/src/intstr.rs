@@ -2,7 +2,7 @@
 //!
 //! Mirrors `k8s.io/apimachinery/pkg/util/intstr` (`GetScaledValueFromIntOrPercent`,
 //! `GetValueFromIntOrPercent`, v0.32) and OpenKruise's float-based `GetScaledValueFromIntOrPercent`
-//! in `pkg/util/tools.go`. See `shared/spec/rollout.md` section 1.
+//! in `pkg/util/tools.go`; `docs/rounding.md` shows which field uses which.
 //!
 //! Scaling never allocates: `scale` works on the borrowed string.
 
@@ -28,7 +28,7 @@ pub enum IntOrPercent {
     String(String),
 }
 
-/// Which parser reads the string form. See the table in `shared/spec/rollout.md` section 1.1.
+/// Which parser reads the string form. `docs/rounding.md` lists the parser of every field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Flavour {

@@ -64,7 +64,7 @@ pub fn pod_from_k8s(pod: &corev1::Pod) -> alloc::Pod {
     }
 }
 
-/// Runs one reconcile's allocation (spec section 9 steps 1–5) for `spec`/`status` and the
+/// Runs one reconcile's allocation (statuses, allocator) for `spec`/`status` and the
 /// existing subset workloads (keyed by subset name) at `now`.
 ///
 /// Errors: the core's allocation errors (`min_greater_than_max`, `specified_exceeds_total`, ...,

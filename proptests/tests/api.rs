@@ -1,5 +1,5 @@
 //! Properties of `api.convert`: v1alpha1 -> v1beta1 -> v1alpha1 keeps every field
-//! `shared/spec/api.md` section 1 calls lossless, and the documented one-way rules hold
+//! both versions hold (copied as is by `*_conversion.go`), and the documented one-way rules hold
 //! (SidecarSet namespace -> selector, DaemonSet Surging -> Standard).
 
 use kruise_core::api::convert::{

@@ -1,4 +1,4 @@
-//! One reconcile's allocation decision (spec section 9, steps 1–5), as the UnitedDeployment
+//! One reconcile's allocation decision (statuses, allocator, re-marking), as the UnitedDeployment
 //! controller runs it in OpenKruise v1.9 `pkg/controller/uniteddeployment/uniteddeployment_controller.go`
 //! (`Reconcile`): subset statuses, the `UnitedDeploymentUpdated` condition, per-subset adaptive
 //! status, the allocator, and the post-allocation re-marking.

@@ -1,5 +1,5 @@
 //! Which allocator runs and what it returns (`NewReplicaAllocator`, OpenKruise v1.9
-//! `pkg/controller/uniteddeployment/allocator.go`). Spec sections 3–7.
+//! `pkg/controller/uniteddeployment/allocator.go`).
 
 use super::replicas::parse_subset_replicas;
 use super::types::{UdSpec, UnschedulableStatus};
@@ -12,7 +12,7 @@ pub const DUPLICATE_SUBSET_NAME: &str = "duplicate_subset_name";
 /// Error kind: a subset's minReplicas exceeds its maxReplicas.
 pub const MIN_GREATER_THAN_MAX: &str = "min_greater_than_max";
 
-/// The four allocators (first match wins, spec section 3).
+/// The four allocators (first match wins, as in `NewReplicaAllocator`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum AllocatorKind {
     /// Fixed counts / percentages, leftovers spread evenly.

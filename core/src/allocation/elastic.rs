@@ -1,13 +1,13 @@
 //! The elastic (`minMax`) and adaptive allocators: OpenKruise v1.9 `minMaxAllocator`,
 //! `adaptiveAllocator` and `allocateByMinMaxMap` in `pkg/controller/uniteddeployment/allocator.go`.
-//! Spec sections 5 and 6.
+//! Adaptive moves the bounds to the existing workloads' ready pods and unschedulable flags.
 
 use super::allocator::{SubsetView, raw_min_max};
 use super::types::UdSpec;
 use crate::error::Result;
 
 /// Replicas per subset (subset order). With `adaptive = Some(lookup)` the bounds are first adjusted
-/// to each existing workload's ready pods and unschedulable flag (spec section 6).
+/// to each existing workload's ready pods and unschedulable flag (`adaptiveAllocator`).
 ///
 /// Errors: `min_greater_than_max` (raw bounds).
 pub fn allocate<F: Fn(&str) -> Option<SubsetView>>(

@@ -1,5 +1,5 @@
 //! The `allocation` decision family: UnitedDeployment subset replica allocation as OpenKruise v1.9
-//! does it (spec `shared/spec/allocation.md`). Fixed, elastic min/max, Adaptive and the v1.9
+//! does it (`pkg/controller/uniteddeployment/`). Fixed, elastic min/max, Adaptive and the v1.9
 //! `reserveUnschedulablePods` reservation allocators, the per-subset adaptive status, pending and
 //! reserved pod checks, and the webhook's allocation rules.
 //!
@@ -38,7 +38,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 
-/// Registry entries of this family (spec section 11).
+/// Registry entries of this family (input/output shapes: `docs/allocation.md`).
 pub const ENTRIES: &[Entry] = &[
     Entry::new(
         "allocation.parse_replicas",

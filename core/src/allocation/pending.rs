@@ -1,6 +1,6 @@
 //! Pending timeout of a pod (`GetTimeBeforePendingTimeout`, OpenKruise v1.9
 //! `pkg/controller/util/pod_condition_utils.go`) and the requeue-delay merge
-//! (`pkg/util/requeueduration/duration.go`). Spec section 8.3.
+//! (`pkg/util/requeueduration/duration.go`).
 
 use super::types::Pod;
 use crate::error::{Error, Result};

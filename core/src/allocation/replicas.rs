@@ -1,5 +1,5 @@
 //! Subset int-or-percent resolution (`ParseSubsetReplicas`, OpenKruise v1.9
-//! `pkg/controller/uniteddeployment/uniteddeployment_controller_utils.go`). Spec section 2.
+//! `pkg/controller/uniteddeployment/uniteddeployment_controller_utils.go`).
 
 use crate::error::{Error, Result};
 use crate::intstr::{self, IntOrPercent};
@@ -16,7 +16,7 @@ pub const INVALID_PERCENT: &str = "invalid_percent";
 pub const PERCENT_OUT_OF_RANGE: &str = "percent_out_of_range";
 
 /// Resolves a subset's `replicas`/`minReplicas`/`maxReplicas` against the total `total`
-/// (pass −1 for an unset total where the caller does, see spec section 2).
+/// (pass −1 for an unset total where the reference's caller does).
 ///
 /// Integers pass through unchanged (negative -> `negative_value`). Strings must be `"<p>%"` with
 /// an int32 `p` in [0, 100]; the result is `floor(total * p / 100 + 0.5)` in float64 (halves round

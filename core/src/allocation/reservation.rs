@@ -1,6 +1,6 @@
 //! The reservation allocator (`reserveUnschedulablePods`, v1.9): OpenKruise
 //! `reservationAllocator` / `allocateByMinMaxMapAndReservation` in
-//! `pkg/controller/uniteddeployment/allocator.go`. Spec section 7.
+//! `pkg/controller/uniteddeployment/allocator.go`.
 
 use super::allocator::{SubsetView, raw_min_max};
 use super::types::UdSpec;

@@ -1,5 +1,5 @@
 //! The specific allocator (fixed counts and percentages, the rest spread evenly): OpenKruise v1.9
-//! `specificAllocator` in `pkg/controller/uniteddeployment/allocator.go`. Spec section 4.
+//! `specificAllocator` in `pkg/controller/uniteddeployment/allocator.go`.
 
 use super::allocator::SubsetView;
 use super::replicas::parse_subset_replicas;

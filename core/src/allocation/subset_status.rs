@@ -2,7 +2,7 @@
 //! `calculateSubsetsStatusForDefaultAdaptiveStrategy`,
 //! `calculateSubsetsStatusForReservedAdaptiveStrategy` and
 //! `postProcessSubsetStatusForReservedAdaptiveStrategy` in
-//! `pkg/controller/uniteddeployment/uniteddeployment_controller.go`. Spec section 8.
+//! `pkg/controller/uniteddeployment/uniteddeployment_controller.go`.
 
 use super::pending::{NANOS_PER_SEC, Requeue, pending_timeout};
 use super::reserved;
@@ -35,7 +35,7 @@ pub struct StatusContext<'a> {
 }
 
 /// Computes one existing subset's adaptive status and updates its `Schedulable` condition in
-/// `status` (spec 8.1 default mode, 8.2 reservation mode). Nothing happens when the type is not
+/// `status` (default adaptive mode, or reservation mode). Nothing happens when the type is not
 /// Adaptive or the subset has no status entry (`status = None`).
 ///
 /// Errors: `invalid_input` for pods lacking a needed `creationTimestamp`, or an old-revision pod

@@ -2,9 +2,11 @@
 //! OpenKruise v1.9.0 conversion webhook answers (controller-runtime `pkg/webhook/conversion`,
 //! hub = v1beta1; spokes `apis/apps/v1alpha1/*_conversion.go`, NodeImage in `nodeimage_types.go`).
 //!
-//! The object is decoded into the source version's schema ([`super::types`]), the per-kind rules
-//! below are applied, and the result is re-encoded from the target schema: unknown members and
-//! members with no counterpart are dropped, times are normalised, everything else is kept.
+//! The object is decoded into the source version's schema ([`super::types`], with the embedded
+//! Kubernetes types of [`super::core_types`]), the per-kind rules below are applied, and the result
+//! is re-encoded from the target schema: unknown members and members with no counterpart are
+//! dropped, times are normalised, quantities re-printed as apimachinery prints them, everything
+//! else is kept ([`super::schema::normalize`]).
 
 use super::json::{ensure_obj, get};
 use super::schema::normalize;
@@ -39,7 +41,9 @@ pub const NAMESPACE_NAME_LABEL: &str = "kubernetes.io/metadata.name";
 /// (`apps.kruise.io/v1alpha1` or `apps.kruise.io/v1beta1`).
 ///
 /// Errors, in this precedence: `invalid_input` (not an object, apiVersion/kind missing or not
-/// strings, a field of the wrong type), `unsupported_version`, `same_version`, `unsupported_kind`,
+/// strings), `unsupported_version`, `same_version`, `unsupported_kind`, then the decode errors
+/// (`invalid_quantity` / `quantity_out_of_range` for a quantity apimachinery rejects, and
+/// `invalid_input` for a field of the wrong type, each naming the field), then
 /// `not_representable` (AdvancedCronJob `spec.template.imageListPullJobTemplate` to v1alpha1).
 ///
 /// ```
@@ -400,6 +404,64 @@ mod tests {
         assert_eq!(
             out["status"]["failedImageStatuses"],
             json!([{"name": "a"}, {"name": "b"}])
+        );
+    }
+
+    #[test]
+    fn quantities_in_embedded_core_types_are_reprinted() {
+        let o = json!({"apiVersion": V1ALPHA1, "kind": "DaemonSet", "metadata": {"name": "d"},
+            "spec": {"template": {"spec": {
+                "containers": [{"name": "c", "bogus": 1,
+                    "resources": {"limits": {"cpu": "1.5", "memory": 1.5, "x": null},
+                                  "requests": {"cpu": "0.0001", "memory": "1.500m"}},
+                    "env": [{"name": "e", "valueFrom": {"resourceFieldRef": {"resource": "limits.cpu"}}}]}],
+                "volumes": [{"name": "v", "emptyDir": {"sizeLimit": "1.5Gi"}}],
+                "overhead": {"cpu": "100.0m"}}}}});
+        let out = convert(&o, V1BETA1).unwrap();
+        let spec = &out["spec"]["template"]["spec"];
+        assert_eq!(
+            spec["containers"][0]["resources"],
+            json!({"limits": {"cpu": "1500m", "memory": "1500m", "x": "0"},
+                   "requests": {"cpu": "100u", "memory": "1.500m"}})
+        );
+        assert_eq!(spec["containers"][0].get("bogus"), None);
+        assert_eq!(
+            spec["containers"][0]["env"][0]["valueFrom"]["resourceFieldRef"],
+            json!({"resource": "limits.cpu", "divisor": "0"})
+        );
+        assert_eq!(spec["volumes"][0]["emptyDir"]["sizeLimit"], "1536Mi");
+        assert_eq!(spec["overhead"]["cpu"], "100m");
+    }
+
+    #[test]
+    fn invalid_quantities_fail_naming_the_field() {
+        for bad in [json!("abc"), json!(""), json!(true), json!({})] {
+            let o = json!({"apiVersion": V1BETA1, "kind": "StatefulSet",
+                "spec": {"volumeClaimTemplates": [{"spec": {"resources": {"requests": {"storage": bad}}}}]}});
+            let e = convert(&o, V1ALPHA1).unwrap_err();
+            assert_eq!(
+                (e.kind, e.field.as_deref()),
+                (
+                    "invalid_quantity",
+                    Some("object.spec.volumeClaimTemplates[0].spec.resources.requests.storage")
+                ),
+                "{bad}"
+            );
+        }
+        // A quantity error wins over a type mismatch met before it (Go's decoder goes on after
+        // the latter and stops at the former).
+        let o = json!({"apiVersion": V1ALPHA1, "kind": "DaemonSet", "spec": {"template": {"spec": {
+            "containers": [{"name": "c", "ports": [{"containerPort": "80"}], "resources": {"limits": {"cpu": "x"}}}]}}}});
+        assert_eq!(convert(&o, V1BETA1).unwrap_err().kind, "invalid_quantity");
+        let o = json!({"apiVersion": V1ALPHA1, "kind": "DaemonSet", "spec": {"template": {"spec": {
+            "containers": [{"name": "c", "ports": [{"containerPort": "80"}]}]}}}});
+        let e = convert(&o, V1BETA1).unwrap_err();
+        assert_eq!(
+            (e.kind, e.field.as_deref()),
+            (
+                "invalid_input",
+                Some("object.spec.template.spec.containers[0].ports[0].containerPort")
+            )
         );
     }
 }

@@ -1,10 +1,11 @@
-//! The `api` decision family (`shared/spec/api.md`): v1alpha1 <-> v1beta1 conversion, v1beta1
+//! The `api` decision family (`apis/apps/`, `pkg/`): v1alpha1 <-> v1beta1 conversion, v1beta1
 //! defaulting and the small admission/controller decisions of OpenKruise v1.9.0.
 //!
 //! Every function takes and returns JSON (`serde_json::Value`) in the CRDs' camelCase; the typed
 //! entry points are in the submodules. Registry entries live in [`ENTRIES`].
 
 pub mod convert;
+pub mod core_types;
 pub mod defaults;
 pub mod delete_protection;
 pub mod json;

@@ -1,19 +1,27 @@
-//! A tiny schema language for the apps.kruise.io Go structs that conversion decodes into and
-//! re-encodes from (`apis/apps/v1alpha1/*_types.go`, `apis/apps/v1beta1/*_types.go`).
+//! A tiny schema language for the Go structs that conversion decodes into and re-encodes from:
+//! the apps.kruise.io kinds (`apis/apps/v1alpha1/*_types.go`, `apis/apps/v1beta1/*_types.go`,
+//! [`super::types`]) and the Kubernetes types they embed (k8s.io/api v0.32.10,
+//! [`super::core_types`]).
 //!
 //! [`normalize`] walks a JSON value against a [`Shape`] the way Go's JSON decoder followed by the
 //! encoder would: object members not in the schema are dropped, `null` members disappear, scalar
 //! types are checked (a wrong type is `invalid_input` naming the field path), `metav1.Time` values
-//! are re-emitted as RFC 3339 UTC with whole seconds, and embedded Kubernetes core types
-//! ([`Shape::Any`]) are carried verbatim.
+//! are re-emitted as RFC 3339 UTC with whole seconds, `resource.Quantity` values are parsed and
+//! re-printed (canonical form unless apimachinery keeps the text as written), and [`Shape::Any`]
+//! members (kruise-only sub-structs without quantities or times) are carried verbatim.
+//!
+//! Errors follow the Go decoder's precedence: a value whose own `UnmarshalJSON` fails (a
+//! quantity, a time, an int-or-string) stops decoding at once, while a plain type mismatch is
+//! remembered and reported only when decoding finishes without such a failure.
 
 use crate::error::{Error, Result};
+use crate::quantity::Quantity as Qty;
 use serde_json::{Map, Value};
 
 /// The shape of one field of a Go struct, as JSON sees it.
 #[derive(Debug)]
 pub enum Shape {
-    /// An embedded core type (pod template, volume, probe, ...): carried verbatim.
+    /// A member carried verbatim (kruise-only sub-structs, `metav1.FieldsV1`).
     Any,
     /// A Go string.
     Str,
@@ -27,8 +35,15 @@ pub enum Shape {
     IntOrStr,
     /// `metav1.Time`: an RFC 3339 string, re-emitted in UTC with whole seconds.
     Time,
+    /// `*resource.Quantity`: re-printed; `null` is absent.
+    Quantity,
+    /// `resource.Quantity` held by value (a struct member or a `ResourceList` value): re-printed;
+    /// `null`, and as a struct member also absence, give the zero quantity `"0"`.
+    QuantityValue,
     /// A Go struct with these JSON members (all others are dropped).
     Obj(&'static [Field]),
+    /// A Go struct with the members of both lists (one struct inlined into another).
+    Obj2(&'static [Field], &'static [Field]),
     /// A Go slice.
     List(&'static Shape),
     /// A Go slice of pointers whose `null` entries are dropped (`failedImageStatuses`).
@@ -45,25 +60,49 @@ pub type Field = (&'static str, Shape);
 /// Normalises `v` against `shape`; `path` is the dotted input path used in error messages.
 /// `Ok(None)` means "absent" (a JSON `null`).
 ///
-/// Errors: `invalid_input` naming the path when a scalar has the wrong JSON type, an integer does
-/// not fit its Go width, or a time is not RFC 3339.
+/// Errors (precedence as in the module doc): `invalid_quantity` / `quantity_out_of_range` naming
+/// the path for a quantity apimachinery's `ParseQuantity` rejects (or kruise-core refuses to
+/// materialise); `invalid_input` naming the path when a time is not RFC 3339, an int-or-string is
+/// neither a string nor an int32, a scalar has the wrong JSON type, or an integer does not fit
+/// its Go width.
 pub fn normalize(v: &Value, shape: &Shape, path: &str) -> Result<Option<Value>> {
+    let mut saved = None;
+    let out = walk(v, shape, path, &mut saved)?;
+    match saved {
+        Some(e) => Err(e),
+        None => Ok(out),
+    }
+}
+
+/// One step of [`normalize`]: `Err` stops at once; type mismatches go to `saved` (the first one
+/// is kept) and the member is left out.
+fn walk(v: &Value, shape: &Shape, path: &str, saved: &mut Option<Error>) -> Result<Option<Value>> {
     if v.is_null() {
         return Ok(None);
     }
+    let mismatch = |saved: &mut Option<Error>, e: Error| {
+        saved.get_or_insert(e);
+        Ok(None)
+    };
     let out = match shape {
-        Shape::Ref(inner) => return normalize(v, inner, path),
+        Shape::Ref(inner) => return walk(v, inner, path, saved),
         Shape::Any => v.clone(),
         Shape::Str => match v {
             Value::String(_) => v.clone(),
-            _ => return Err(wrong(path, "a string", v)),
+            _ => return mismatch(saved, wrong(path, "a string", v)),
         },
         Shape::Bool => match v {
             Value::Bool(_) => v.clone(),
-            _ => return Err(wrong(path, "a boolean", v)),
+            _ => return mismatch(saved, wrong(path, "a boolean", v)),
         },
-        Shape::Int32 => Value::from(int(v, path, i64::from(i32::MIN), i64::from(i32::MAX))?),
-        Shape::Int64 => Value::from(int(v, path, i64::MIN, i64::MAX)?),
+        Shape::Int32 => match int(v, path, i64::from(i32::MIN), i64::from(i32::MAX)) {
+            Ok(n) => Value::from(n),
+            Err(e) => return mismatch(saved, e),
+        },
+        Shape::Int64 => match int(v, path, i64::MIN, i64::MAX) {
+            Ok(n) => Value::from(n),
+            Err(e) => return mismatch(saved, e),
+        },
         Shape::IntOrStr => match v {
             Value::String(_) => v.clone(),
             _ => Value::from(
@@ -72,24 +111,31 @@ pub fn normalize(v: &Value, shape: &Shape, path: &str) -> Result<Option<Value>> 
             ),
         },
         Shape::Time => Value::String(time(v, path)?),
+        Shape::Quantity | Shape::QuantityValue => Value::String(quantity(v, path)?),
         Shape::Obj(fields) => {
-            let m = v.as_object().ok_or_else(|| wrong(path, "an object", v))?;
+            let Some(m) = v.as_object() else {
+                return mismatch(saved, wrong(path, "an object", v));
+            };
             let mut out = Map::new();
-            for (name, fshape) in fields.iter() {
-                if let Some(fv) = m.get(*name)
-                    && let Some(n) = normalize(fv, fshape, &join(path, name))?
-                {
-                    out.insert((*name).to_owned(), n);
-                }
-            }
+            members(m, fields, &[], path, &mut out, saved)?;
+            Value::Object(out)
+        }
+        Shape::Obj2(a, b) => {
+            let Some(m) = v.as_object() else {
+                return mismatch(saved, wrong(path, "an object", v));
+            };
+            let mut out = Map::new();
+            members(m, a, b, path, &mut out, saved)?;
             Value::Object(out)
         }
         Shape::List(item) | Shape::ListSkipNull(item) => {
-            let a = v.as_array().ok_or_else(|| wrong(path, "an array", v))?;
+            let Some(a) = v.as_array() else {
+                return mismatch(saved, wrong(path, "an array", v));
+            };
             let skip = matches!(shape, Shape::ListSkipNull(_));
             let mut out = Vec::with_capacity(a.len());
             for (i, e) in a.iter().enumerate() {
-                match normalize(e, item, &format!("{path}[{i}]"))? {
+                match walk(e, item, &format!("{path}[{i}]"), saved)? {
                     Some(n) => out.push(n),
                     None if skip => {}
                     None => out.push(zero(item)),
@@ -98,10 +144,12 @@ pub fn normalize(v: &Value, shape: &Shape, path: &str) -> Result<Option<Value>> 
             Value::Array(out)
         }
         Shape::Map(item) => {
-            let m = v.as_object().ok_or_else(|| wrong(path, "an object", v))?;
+            let Some(m) = v.as_object() else {
+                return mismatch(saved, wrong(path, "an object", v));
+            };
             let mut out = Map::new();
             for (k, e) in m {
-                let n = normalize(e, item, &join(path, k))?.unwrap_or_else(|| zero(item));
+                let n = walk(e, item, &join(path, k), saved)?.unwrap_or_else(|| zero(item));
                 out.insert(k.clone(), n);
             }
             Value::Object(out)
@@ -110,15 +158,74 @@ pub fn normalize(v: &Value, shape: &Shape, path: &str) -> Result<Option<Value>> 
     Ok(Some(out))
 }
 
+/// The members of the JSON object `m` that `fields` (and `more`) declare, normalised into `out`
+/// in the object's key order, which is sorted: the order of the document an API server sends
+/// (its encoder sorts the keys of an unstructured object), and so the order in which Go's
+/// decoder meets the errors.
+fn members(
+    m: &Map<String, Value>,
+    fields: &[Field],
+    more: &[Field],
+    path: &str,
+    out: &mut Map<String, Value>,
+    saved: &mut Option<Error>,
+) -> Result<()> {
+    let declared = || fields.iter().chain(more.iter());
+    for (name, fv) in m {
+        let Some((_, fshape)) = declared().find(|(n, _)| n == name) else {
+            continue;
+        };
+        if let Some(n) = walk(fv, fshape, &join(path, name), saved)? {
+            out.insert(name.clone(), n);
+        }
+    }
+    // A quantity held by value is encoded even when unset or null (`omitempty` does not apply to
+    // a struct): `"divisor": "0"`.
+    for (name, fshape) in declared() {
+        if matches!(fshape, Shape::QuantityValue) && !out.contains_key(*name) {
+            out.insert((*name).to_owned(), Value::String("0".into()));
+        }
+    }
+    Ok(())
+}
+
+/// Reads a quantity the way `resource.Quantity.UnmarshalJSON` does and prints it the way
+/// `MarshalJSON` does. Go receives the raw JSON text: a string loses its quotes but not its
+/// escapes, anything else is parsed as written (a number's digits; `true` or an object fail), and
+/// surrounding white space is trimmed (`strings.TrimSpace`). A JSON number arrives here as
+/// serde_json holds it: integers exactly, other numbers as the shortest text of their f64 value.
+pub fn quantity(v: &Value, path: &str) -> Result<String> {
+    let raw = match v {
+        Value::String(s) => std::borrow::Cow::Borrowed(s.as_str()),
+        other => std::borrow::Cow::Owned(other.to_string()),
+    };
+    let text = raw.trim_matches(raw_space);
+    match Qty::parse(text) {
+        Ok(q) => Ok(q.to_string()),
+        Err(e) => Err(e.to_error(path, text)),
+    }
+}
+
+/// White space `strings.TrimSpace` removes from the raw JSON text of a string, as it can arrive
+/// there: JSON escapes control characters (`\t`, `\n`, ...), and Go's encoder (the API server's)
+/// also escapes U+2028 and U+2029, so Go sees a backslash for those and trims nothing; a space
+/// and the other Unicode spaces arrive as themselves.
+fn raw_space(c: char) -> bool {
+    c == ' ' || (!c.is_ascii() && c.is_whitespace() && c != '\u{2028}' && c != '\u{2029}')
+}
+
 /// The JSON form of a Go zero value of `shape` (what a `null` list element or map value decodes to).
 fn zero(shape: &Shape) -> Value {
     match shape {
         Shape::Str => Value::String(String::new()),
         Shape::Bool => Value::Bool(false),
         Shape::Int32 | Shape::Int64 | Shape::IntOrStr => Value::from(0),
-        Shape::Obj(_) | Shape::Map(_) => Value::Object(Map::new()),
+        Shape::QuantityValue => Value::String("0".into()),
+        Shape::Obj(_) | Shape::Obj2(..) | Shape::Map(_) => Value::Object(Map::new()),
         Shape::Ref(inner) => zero(inner),
-        Shape::Any | Shape::Time | Shape::List(_) | Shape::ListSkipNull(_) => Value::Null,
+        Shape::Any | Shape::Time | Shape::Quantity | Shape::List(_) | Shape::ListSkipNull(_) => {
+            Value::Null
+        }
     }
 }
 
@@ -211,5 +318,49 @@ mod tests {
     fn null_list_entries_dropped_when_asked() {
         let got = normalize(&json!({"l": ["x", null, "y"]}), &S, "o").unwrap();
         assert_eq!(got, Some(json!({"l": ["x", "y"]})));
+    }
+
+    #[test]
+    fn quantities_reprinted_trimmed_and_zero_when_null() {
+        const Q: Shape = Shape::Obj(&[
+            ("p", Shape::Quantity),
+            ("v", Shape::QuantityValue),
+            ("m", Shape::Map(&Shape::QuantityValue)),
+        ]);
+        let got = normalize(
+            &json!({"p": " 1.5 ", "m": {"a": null, "b": 2, "c": "1.500m"}}),
+            &Q,
+            "o",
+        );
+        assert_eq!(
+            got.unwrap(),
+            Some(json!({"p": "1500m", "v": "0", "m": {"a": "0", "b": "2", "c": "1.500m"}}))
+        );
+        // A pointer quantity that is null is absent; a held one is zero.
+        let got = normalize(&json!({"p": null, "v": null}), &Q, "o").unwrap();
+        assert_eq!(got, Some(json!({"v": "0"})));
+        // Escaped control characters reach Go as a backslash: not trimmed.
+        let e = normalize(&json!({"p": "\t1"}), &Q, "o").unwrap_err();
+        assert_eq!(
+            (e.kind, e.field.as_deref()),
+            ("invalid_quantity", Some("o.p"))
+        );
+        let e = normalize(&json!({"m": {"cpu": [1]}}), &Q, "o").unwrap_err();
+        assert_eq!(
+            (e.kind, e.field.as_deref()),
+            ("invalid_quantity", Some("o.m.cpu"))
+        );
+    }
+
+    #[test]
+    fn decode_errors_stop_type_mismatches_wait() {
+        const P: Shape =
+            Shape::Obj(&[("a", Shape::Int32), ("b", Shape::Time), ("c", Shape::Int32)]);
+        // "a" (a mismatch) comes first, but the time error stops the decode.
+        let e = normalize(&json!({"a": "x", "b": "yesterday"}), &P, "o").unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("o.b"));
+        // Of two mismatches the first in key order is reported.
+        let e = normalize(&json!({"c": "y", "a": "x"}), &P, "o").unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("o.a"));
     }
 }

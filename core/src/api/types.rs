@@ -1,9 +1,17 @@
 //! The JSON schemas of the convertible apps.kruise.io kinds in both versions, as OpenKruise v1.9.0
 //! declares them (`apis/apps/v1alpha1/*_types.go`, `apis/apps/v1beta1/*_types.go`). Embedded
-//! Kubernetes core types are [`Shape::Any`] (carried verbatim).
+//! Kubernetes types (object metadata, pod and job templates, volume claim templates, containers,
+//! volumes, references) are the k8s.io/api v0.32.10 schemas of [`super::core_types`]; kruise-only
+//! sub-structs without quantities or times that are not modelled member by member are
+//! [`Shape::Any`] (carried verbatim).
 
+use super::core_types::{
+    BATCH_JOB_TEMPLATE_SPEC, CORE_CONTAINER_FIELDS, CORE_LOCAL_OBJECT_REFERENCE,
+    CORE_OBJECT_FIELD_SELECTOR, CORE_OBJECT_REFERENCE, CORE_PERSISTENT_VOLUME_CLAIM,
+    CORE_POD_TEMPLATE_SPEC, CORE_VOLUME, META_LABEL_SELECTOR, META_OBJECT_META,
+};
 use super::schema::Shape::{
-    Any, Bool, Int32, Int64, IntOrStr, List, ListSkipNull, Map, Obj, Str, Time,
+    Any, Bool, Int32, Int64, IntOrStr, List, ListSkipNull, Map, Obj, Obj2, Str, Time,
 };
 use super::schema::{Field, Shape};
 
@@ -11,63 +19,19 @@ const STR_MAP: Shape = Map(&Str);
 const STR_LIST: Shape = List(&Str);
 
 /// `metav1.LabelSelector`.
-pub const LABEL_SELECTOR: Shape = Obj(LABEL_SELECTOR_FIELDS);
-const LABEL_SELECTOR_FIELDS: &[Field] = &[
-    ("matchLabels", STR_MAP),
-    (
-        "matchExpressions",
-        List(&Obj(&[
-            ("key", Str),
-            ("operator", Str),
-            ("values", STR_LIST),
-        ])),
-    ),
-];
+pub const LABEL_SELECTOR: Shape = META_LABEL_SELECTOR;
 
 /// `metav1.ObjectMeta`.
-pub const OBJECT_META: Shape = Obj(&[
-    ("name", Str),
-    ("generateName", Str),
-    ("namespace", Str),
-    ("selfLink", Str),
-    ("uid", Str),
-    ("resourceVersion", Str),
-    ("generation", Int64),
-    ("creationTimestamp", Time),
-    ("deletionTimestamp", Time),
-    ("deletionGracePeriodSeconds", Int64),
-    ("labels", STR_MAP),
-    ("annotations", STR_MAP),
-    ("ownerReferences", List(&Any)),
-    ("finalizers", STR_LIST),
-    (
-        "managedFields",
-        List(&Obj(&[
-            ("manager", Str),
-            ("operation", Str),
-            ("apiVersion", Str),
-            ("time", Time),
-            ("fieldsType", Str),
-            ("fieldsV1", Any),
-            ("subresource", Str),
-        ])),
-    ),
-]);
+pub const OBJECT_META: Shape = META_OBJECT_META;
 
-/// `corev1.PodTemplateSpec`: metadata is typed, the pod spec carried verbatim.
-const POD_TEMPLATE: Shape = Obj(&[("metadata", OBJECT_META), ("spec", Any)]);
+/// `corev1.PodTemplateSpec`.
+const POD_TEMPLATE: Shape = CORE_POD_TEMPLATE_SPEC;
 
-/// `batchv1.JobTemplateSpec`: metadata is typed, the job spec carried verbatim.
-const JOB_TEMPLATE: Shape = Obj(&[("metadata", OBJECT_META), ("spec", Any)]);
+/// `batchv1.JobTemplateSpec`.
+const JOB_TEMPLATE: Shape = BATCH_JOB_TEMPLATE_SPEC;
 
 /// `corev1.PersistentVolumeClaim` (a StatefulSet volume claim template).
-const PVC: Shape = Obj(&[
-    ("apiVersion", Str),
-    ("kind", Str),
-    ("metadata", OBJECT_META),
-    ("spec", Any),
-    ("status", Any),
-]);
+const PVC: Shape = CORE_PERSISTENT_VOLUME_CLAIM;
 
 /// A status condition with `lastTransitionTime` (DaemonSet, StatefulSet).
 const CONDITION: Shape = Obj(&[
@@ -91,33 +55,8 @@ const fn object(spec: &'static Shape, status: &'static Shape) -> [Field; 5] {
 
 // ---------------------------------------------------------------- SidecarSet
 
-const SIDECAR_CONTAINER_FIELDS: &[Field] = &[
-    // corev1.Container (inline), k8s.io/api v0.32
-    ("name", Str),
-    ("image", Str),
-    ("command", Any),
-    ("args", Any),
-    ("workingDir", Any),
-    ("ports", Any),
-    ("envFrom", Any),
-    ("env", Any),
-    ("resources", Any),
-    ("resizePolicy", Any),
-    ("restartPolicy", Any),
-    ("volumeMounts", Any),
-    ("volumeDevices", Any),
-    ("livenessProbe", Any),
-    ("readinessProbe", Any),
-    ("startupProbe", Any),
-    ("lifecycle", Any),
-    ("terminationMessagePath", Any),
-    ("terminationMessagePolicy", Any),
-    ("imagePullPolicy", Any),
-    ("securityContext", Any),
-    ("stdin", Any),
-    ("stdinOnce", Any),
-    ("tty", Any),
-    // SidecarContainer extras
+/// The members `SidecarContainer` adds to the inlined `corev1.Container`.
+const SIDECAR_CONTAINER_EXTRAS: &[Field] = &[
     ("podInjectPolicy", Str),
     (
         "upgradeStrategy",
@@ -129,7 +68,10 @@ const SIDECAR_CONTAINER_FIELDS: &[Field] = &[
         "transferEnv",
         List(&Obj(&[
             ("sourceContainerName", Str),
-            ("sourceContainerNameFrom", Obj(&[("fieldRef", Any)])),
+            (
+                "sourceContainerNameFrom",
+                Obj(&[("fieldRef", CORE_OBJECT_FIELD_SELECTOR)]),
+            ),
             ("envName", Str),
             ("envNames", STR_LIST),
         ])),
@@ -147,7 +89,7 @@ const SIDECAR_CONTAINER_FIELDS: &[Field] = &[
     ),
 ];
 const RESOURCE_EXPR: Shape = Obj(&[("cpu", Str), ("memory", Str)]);
-const SIDECAR_CONTAINERS: Shape = List(&Obj(SIDECAR_CONTAINER_FIELDS));
+const SIDECAR_CONTAINERS: Shape = List(&Obj2(CORE_CONTAINER_FIELDS, SIDECAR_CONTAINER_EXTRAS));
 
 const SIDECARSET_UPDATE: Shape = Obj(&[
     ("type", Str),
@@ -190,10 +132,10 @@ const SIDECARSET_SPEC_ALPHA: Shape = Obj(&[
     ("namespaceSelector", LABEL_SELECTOR),
     ("initContainers", SIDECAR_CONTAINERS),
     ("containers", SIDECAR_CONTAINERS),
-    ("volumes", List(&Any)),
+    ("volumes", List(&CORE_VOLUME)),
     ("updateStrategy", SIDECARSET_UPDATE),
     ("injectionStrategy", SIDECARSET_INJECTION),
-    ("imagePullSecrets", List(&Any)),
+    ("imagePullSecrets", List(&CORE_LOCAL_OBJECT_REFERENCE)),
     ("revisionHistoryLimit", Int32),
     ("patchPodMetadata", PATCH_POD_METADATA),
 ]);
@@ -202,10 +144,10 @@ const SIDECARSET_SPEC_BETA: Shape = Obj(&[
     ("namespaceSelector", LABEL_SELECTOR),
     ("initContainers", SIDECAR_CONTAINERS),
     ("containers", SIDECAR_CONTAINERS),
-    ("volumes", List(&Any)),
+    ("volumes", List(&CORE_VOLUME)),
     ("updateStrategy", SIDECARSET_UPDATE),
     ("injectionStrategy", SIDECARSET_INJECTION),
-    ("imagePullSecrets", List(&Any)),
+    ("imagePullSecrets", List(&CORE_LOCAL_OBJECT_REFERENCE)),
     ("revisionHistoryLimit", Int32),
     ("patchPodMetadata", PATCH_POD_METADATA),
     ("customVersion", Str),
@@ -407,7 +349,7 @@ const fn concat8(a: [Field; 7], b: Field) -> [Field; 8] {
 }
 const ACJ_STATUS: Shape = Obj(&[
     ("type", Str),
-    ("active", List(&Any)),
+    ("active", List(&CORE_OBJECT_REFERENCE)),
     ("lastScheduleTime", Time),
 ]);
 
@@ -427,7 +369,7 @@ const NI_TAG: Shape = Obj(&[
             ("activeDeadlineSeconds", Int64),
         ]),
     ),
-    ("ownerReferences", List(&Any)),
+    ("ownerReferences", List(&CORE_OBJECT_REFERENCE)),
     ("version", Int64),
     ("imagePullPolicy", Str),
 ]);

@@ -1,4 +1,4 @@
-//! One reconcile pass of the AdvancedCronJob controller (spec section 6): status recomputation,
+//! One reconcile pass of the AdvancedCronJob controller (`Reconcile`): status recomputation,
 //! history pruning, the paused check, the missed-start scan, the deadline and concurrency rules,
 //! and the child to create.
 //!
@@ -69,7 +69,7 @@ pub struct DecideSpec {
     /// IANA zone name.
     #[serde(default)]
     pub time_zone: Option<String>,
-    /// Seconds; see spec section 6 step 7 for the overflow rule.
+    /// Seconds; `now - s` and `missed + s` wrap like Go's `time.Duration` arithmetic.
     #[serde(default)]
     pub starting_deadline_seconds: Option<i64>,
     /// `Allow` / `Forbid` / `Replace`; anything else acts as Allow.
@@ -160,7 +160,7 @@ pub enum Reason {
     ConcurrencyForbid,
 }
 
-/// `cron.decide` output (spec section 8).
+/// `cron.decide` output (the JSON shape in `docs/cron.md`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Decision {

@@ -1,4 +1,4 @@
-//! `SetDefaultsAdvancedCronJob` without pod-template injection (spec section 2).
+//! `SetDefaultsAdvancedCronJob` without pod-template injection (`apis/apps/defaults/v1beta1.go`).
 //!
 //! Mirrors `apis/apps/defaults/v1beta1.go` (OpenKruise v1.9.0). Works on the JSON spec so that
 //! every member it does not default passes through untouched.

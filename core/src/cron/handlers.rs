@@ -1,4 +1,4 @@
-//! JSON handlers of the registry entries (spec section 8 shapes).
+//! JSON handlers of the registry entries (input and output JSON shapes of the `cron.*` fn ids).
 
 use super::schedule::{Kind, Schedule};
 use super::zone::{Location, Zone, parse_rfc3339};

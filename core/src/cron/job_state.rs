@@ -1,4 +1,4 @@
-//! Whether a child of an AdvancedCronJob is still running (spec section 6, step 2).
+//! Whether a child of an AdvancedCronJob is still running (finished conditions).
 //!
 //! Mirrors `IsJobFinished` / `isBroadcastJobFinished` / `isImageListPullJobFinished` in
 //! `pkg/controller/advancedcronjob/advancedcronjob_*_controller.go`.

@@ -1,6 +1,6 @@
 //! AdvancedCronJob scheduling (apps.kruise.io/v1beta1, OpenKruise v1.9): the robfig/cron v3.0.1
 //! dialect, next fire times with Go's time-zone rules, the reconcile decision, history pruning,
-//! child state, defaulting and admission validation. Spec: `shared/spec/cron.md`.
+//! child state, defaulting and admission validation. Guide: `docs/cron.md`.
 //!
 //! Typed entry points: [`Schedule`] (`parse`, `next`, `next_in`), [`decide()`], [`prune()`],
 //! [`job_state()`], [`defaults()`], [`validate()`]. JSON entry points: the registry [`ENTRIES`].

@@ -1,7 +1,7 @@
 //! The robfig/cron v3.0.1 `ParseStandard` dialect (`parser.go`): optional `TZ=`/`CRON_TZ=` prefix,
 //! descriptors, then five fields `minute hour day-of-month month day-of-week`.
 //!
-//! Written from the behaviour, not the code: error order and kinds follow spec section 3.
+//! Written from the behaviour, not the code: error order and kinds follow robfig's `parser.go`.
 
 use super::duration::parse_go_duration;
 use super::schedule::{Kind, Schedule, SpecFields};
@@ -9,7 +9,7 @@ use super::zone::Location;
 use crate::error::{Error, Result};
 use crate::intstr::atoi;
 
-/// Error kinds of the parser (spec section 8, `cron.parse`).
+/// Error kinds of the parser (`cron.parse` error kinds).
 pub mod kinds {
     /// The schedule is the empty string.
     pub const EMPTY_SPEC: &str = "empty_spec";
@@ -117,7 +117,7 @@ fn all(b: &Bounds) -> u64 {
     bits(b.min, b.max, 1)
 }
 
-/// `ParseStandard(spec)`. See the module docs and spec section 3 for the accepted language.
+/// `ParseStandard(spec)`. See the module docs for the accepted language.
 pub(crate) fn parse_standard(spec: &str) -> Result<Schedule> {
     if spec.is_empty() {
         return Err(Error::new(EMPTY_SPEC, "empty spec string"));

@@ -1,4 +1,4 @@
-//! History pruning of finished children (spec section 6, step 4).
+//! History pruning of finished children (the history-limit deletions of the controllers).
 //!
 //! Mirrors the `successfulJobsHistoryLimit` / `failedJobsHistoryLimit` block of
 //! `pkg/controller/advancedcronjob/advancedcronjob_*_controller.go`.

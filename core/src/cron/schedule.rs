@@ -1,5 +1,5 @@
 //! A parsed schedule and its next fire time: robfig/cron v3.0.1 `SpecSchedule.Next` and
-//! `ConstantDelaySchedule.Next`, over Go's `time.Date` offset rule (spec section 5).
+//! `ConstantDelaySchedule.Next`, over Go's `time.Date` offset rule (robfig `spec.go`).
 //!
 //! `next` allocates nothing: the schedule is five `u64` bit masks plus a borrowed zone, and offset
 //! lookups go through a stack-held cache.
@@ -85,7 +85,7 @@ impl Schedule {
         Schedule { kind, location }
     }
 
-    /// Parses `spec` like robfig/cron v3.0.1 `ParseStandard` (spec section 3).
+    /// Parses `spec` like robfig/cron v3.0.1 `ParseStandard` (`parser.go`).
     ///
     /// Errors (kind): `empty_spec`, `tz_prefix_without_fields`, `unknown_location`,
     /// `unrecognized_descriptor`, `invalid_duration`, `wrong_field_count`, `invalid_number`,
@@ -96,7 +96,7 @@ impl Schedule {
     }
 
     /// Parses the schedule the controller actually uses for `spec.schedule` + `spec.timeZone`
-    /// (OpenKruise `formatSchedule`, spec section 4): a schedule containing `TZ` is used as is; else a
+    /// (OpenKruise `formatSchedule`): a schedule containing `TZ` is used as is; else a
     /// loadable `time_zone` is prefixed as `TZ=<zone> `; an unloadable one is ignored.
     pub fn parse_with_time_zone(schedule: &str, time_zone: Option<&str>) -> Result<Schedule> {
         Schedule::parse(&effective_schedule(schedule, time_zone))
@@ -170,7 +170,7 @@ impl Schedule {
     }
 }
 
-/// OpenKruise `formatSchedule` (spec section 4): the schedule string the controller parses.
+/// OpenKruise `formatSchedule` (`advancedcronjob_utils.go`): the string the controller parses.
 pub fn effective_schedule(schedule: &str, time_zone: Option<&str>) -> String {
     match time_zone {
         Some(tz) if !schedule.contains("TZ") && Location::load(tz).is_ok() => {
@@ -392,7 +392,7 @@ fn later_today(s: &SpecFields, start: i64, cache: &mut OffsetCache<'_>) -> Optio
     .then_some(answer)
 }
 
-/// robfig's `SpecSchedule.Next` walk on Unix seconds (spec section 5, steps 1-9).
+/// robfig's `SpecSchedule.Next` walk on Unix seconds (robfig `spec.go`).
 fn walk(s: &SpecFields, after: i64, cache: &mut OffsetCache<'_>) -> Option<i64> {
     let start = after.checked_add(1)?;
     let f = cache.fields(start);

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
-/// One validation problem: the field path and the spec's error kind.
+/// One validation problem: the field path and the error kind.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct FieldError {
     /// Field path, e.g. `spec.schedule`.

@@ -2,7 +2,7 @@
 //!
 //! Mirrors `IsPodUnavailableChanged` and `CanResizeInplace` in
 //! `pkg/control/pubcontrol/pub_control.go` (OpenKruise v1.9.0), kubelet `IsStaticPod` and
-//! Kubernetes `ComputePodQOS` (v1.32). See `shared/spec/pub.md` section 7.
+//! Kubernetes `ComputePodQOS` (v1.32).
 
 use super::protect::Operation;
 use super::types::{Container, Pod, PodSpec, has_unavailable_label};

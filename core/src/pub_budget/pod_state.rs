@@ -4,7 +4,7 @@
 //! `pkg/control/pubcontrol/pub_control.go`, `util.IsRunningAndReady`,
 //! `sidecarcontrol.IsSidecarContainerUpdateCompleted` and
 //! `inplaceupdate.DefaultCheckInPlaceUpdateCompleted` (OpenKruise v1.9.0). See
-//! `shared/spec/pub.md` section 5. None of them allocates for a pod without in-place annotations.
+//! `docs/pub.md`. None of them allocates for a pod without in-place annotations.
 
 use super::image_ref;
 use super::types::{Pod, StrMap, has_unavailable_label};
@@ -35,7 +35,7 @@ pub struct PodState {
     pub active: bool,
     /// Running, first Ready condition True, not deleting, no unavailable label.
     pub ready: bool,
-    /// Images and in-place updates settled (section 5.3).
+    /// Images and in-place updates settled (`IsPodStateConsistent`).
     pub consistent: bool,
 }
 

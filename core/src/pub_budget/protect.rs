@@ -3,7 +3,7 @@
 //! Mirrors `isNeedPubProtection` in `pkg/control/pubcontrol/pub_control_utils.go` (runtime reading,
 //! never fails) and the annotation check of
 //! `pkg/webhook/podunavailablebudget/validating/pub_create_update_handler.go` (strict reading).
-//! See `shared/spec/pub.md` section 4.
+//! See `docs/pub.md`.
 
 use super::types::{ANN_PROTECT_OPERATIONS, Pub};
 use crate::error::{Error, Result};

@@ -3,7 +3,7 @@
 //! Mirrors `syncPodUnavailableBudget`, `getDesiredAvailableForPub`, `buildDisruptedAndUnavailablePods`
 //! and `countAvailablePods` in `pkg/controller/podunavailablebudget/podunavailablebudget_controller.go`
 //! plus `GetPodsForPub` in `pkg/control/pubcontrol/pub_control.go` (OpenKruise v1.9.0). See
-//! `shared/spec/pub.md` section 6.
+//! `docs/pub.md`.
 //!
 //! Linear in the number of pods: one pass, one hash lookup per active pod only when live records
 //! exist, no allocation per pod (kept records are cloned into the new status).
@@ -67,7 +67,7 @@ pub trait BudgetPod {
     fn name(&self) -> &str;
     /// kube `IsPodActive`.
     fn is_active(&self) -> bool;
-    /// Ready and state-consistent (section 5.2-5.3; the record maps are checked separately).
+    /// Ready and state-consistent (`IsPodReady`, `IsPodStateConsistent`; record maps aside).
     fn is_available(&self) -> bool;
 }
 

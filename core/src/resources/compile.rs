@@ -472,8 +472,10 @@ impl ProgramSink<'_> {
             std::borrow::Cow::Owned(String::from_utf8_lossy(raw).into_owned())
         };
         let src = self.src;
+        // A function name is reported as written, so it may only share an entry whose source
+        // text is the same (not a lower-cased variable: `cpu(CPU)` names `cpu`).
         let same = |n: &Name| match &n.owned {
-            Some(o) => **o == *text,
+            Some(o) => lower && **o == *text,
             None => src.get(n.span.0..n.span.1) == Some(text.as_bytes()),
         };
         if let Some(i) = self.prog.names.iter().position(same) {

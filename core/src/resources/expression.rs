@@ -14,7 +14,7 @@ use std::cell::Cell;
 use std::cmp::Ordering;
 use std::fmt;
 
-/// Error kinds of the calculator (spec section 11).
+/// Error kinds of the calculator (`resources.eval`; mapped from its messages).
 pub mod kind {
     /// The parser rejected the text and nothing else was recorded.
     pub const SYNTAX_ERROR: &str = "syntax_error";
@@ -58,7 +58,7 @@ pub enum Value<'a> {
 }
 
 impl fmt::Display for Value<'_> {
-    /// The printed result (spec section 5): the quantity's string, or Go `%g` for a number.
+    /// The printed result (`Value.String`): the quantity's string, or Go `%g` for a number.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Value::Number(n) => write_go_g(*n, f),
@@ -450,7 +450,7 @@ impl Expression {
         m.finish(&self.src, self.prog.syntax_error)
     }
 
-    /// Evaluates and prints the result (spec section 5): exactly what `resources.eval` returns.
+    /// Evaluates and prints the result (`Value.String`): exactly what `resources.eval` returns.
     pub fn eval_to_string(&self, vars: &[(&str, Var<'_>)]) -> Result<String> {
         let v = self.eval(vars)?;
         Ok(print(&v))
@@ -588,7 +588,7 @@ fn resolve(src: &str, prog: &Program) -> Box<[Ins]> {
         .collect()
 }
 
-/// Prints a value (spec section 5) into a fresh string.
+/// Prints a value (`Value.String`) into a fresh string.
 #[inline]
 fn print(v: &Value<'_>) -> String {
     let mut s = String::with_capacity(24);
@@ -1048,8 +1048,15 @@ fn max_min<'a>(is_max: bool, a: Value<'a>, b: Value<'a>) -> Value<'a> {
             Value::Number(if left { x } else { y })
         }
         (a, b) => {
-            let aq = to_quantity(a);
+            let mut aq = to_quantity(a);
             let bq = to_quantity(b);
+            // apimachinery `Cmp` (pointer receiver) turns the left quantity into the
+            // exact-decimal form (`AsDec`) when the right one has that form, and maxFunc /
+            // minFunc return the left quantity so converted; later `MilliValue` calls on it then
+            // follow the decimal rules (`docs/resources.md`).
+            if matches!(aq.amount, Amount::Int { .. }) && matches!(bq.amount, Amount::Dec(_)) {
+                aq.amount = Amount::Dec(Box::new(aq.amount.to_dec()));
+            }
             if keep_left(aq.cmp_value(&bq)) {
                 Value::Quantity(aq)
             } else {

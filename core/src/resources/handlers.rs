@@ -1,4 +1,4 @@
-//! JSON handlers of the `resources.*` fn ids (input/expect shapes: spec section 11).
+//! JSON handlers of the `resources.*` fn ids (input/output shapes: `docs/resources.md`).
 
 use super::expression::{Expression, Var};
 use super::policy::{

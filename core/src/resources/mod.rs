@@ -1,7 +1,7 @@
 //! The `resources` decision family: SidecarSet dynamic sidecar resources and the expression
 //! calculator of OpenKruise v1.9 (`pkg/util/calculator`, `pkg/webhook/pod/mutating/
 //! sidecarset_resources.go`, `pkg/webhook/sidecarset/validating/...`). Spec:
-//! `shared/spec/resources.md`; design notes: `docs/resources.md`.
+//! `docs/resources.md`.
 //!
 //! - [`Expression`]: compile once, evaluate many times ([`Expression::eval`] does not allocate
 //!   for ordinary inputs); [`Expression::compile_strict`] / [`Expression::lint`] report the

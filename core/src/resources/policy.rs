@@ -249,7 +249,7 @@ fn qerr(e: crate::quantity::QuantityError, what: &str) -> Error {
     Error::new(e.kind(), format!("{what}: {}", e.reason()))
 }
 
-/// `aggregateResources`: `sum` or `max` over the targets, in order (spec section 8).
+/// `aggregateResources`: `sum` or `max` over the targets, in order (`sidecarset_resources.go`).
 ///
 /// - `sum`: totals start at a DecimalSI zero (so they take the format of the first non-zero
 ///   value); a limit is defined only if every target has it; a request only if the total is
@@ -340,7 +340,7 @@ pub fn names_memory(expr: &str) -> bool {
     false
 }
 
-/// `evaluateResourceExpression` (spec section 7): evaluates one field's expression with the single
+/// `evaluateResourceExpression`: evaluates one field's expression with the single
 /// variable named by the text (`memory` if the word occurs, else `cpu`) bound to `aggregated`
 /// (absent = the format-less zero quantity). A number result becomes `trunc(n*1000)` millicores
 /// (variable `cpu`) or `trunc(n)` (variable `memory`), DecimalSI.
@@ -404,7 +404,7 @@ impl Applied {
     }
 }
 
-/// `applyResourcesPolicy` (spec sections 8-9) for one sidecar container.
+/// `applyResourcesPolicy` (`sidecarset_resources.go`) for one sidecar container.
 ///
 /// `sidecar_names` lists every container and init-container name of every SidecarSet matched for
 /// the pod. Limits are evaluated only when the aggregate limit is defined (otherwise the

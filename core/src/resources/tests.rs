@@ -139,3 +139,51 @@ fn milli_overflow_wraps_like_apimachinery() {
         Ok("4611686019427387392m".into())
     );
 }
+
+#[test]
+fn call_names_are_reported_as_written_in_both_evaluations() {
+    // The calculator's `callFunc` names the function as written; a variable spelled the same
+    // up to case (looked up lower-cased) must not lend it its spelling.
+    let vars = [("cpu", Var::Quantity("1.500m"))];
+    for (src, name) in [
+        ("cpu(CPU)", "cpu"),
+        ("cpu(1,CPU)", "cpu"),
+        ("CPU(cpu)", "CPU"),
+        ("Cpu(CPU) + cpu(1)", "cpu"),
+        ("CPU + cpu(1)", "cpu"),
+    ] {
+        let want = format!("unknown function: {name}");
+        let once = Expression::eval_once_to_string(src, &vars).unwrap_err();
+        let compiled = Expression::compile_unchecked(src)
+            .eval_to_string(&vars)
+            .unwrap_err();
+        assert_eq!(
+            (once.kind, once.message.as_ref()),
+            ("unknown_function", want.as_str()),
+            "{src}"
+        );
+        assert_eq!(
+            (compiled.kind, compiled.message.as_ref()),
+            ("unknown_function", want.as_str()),
+            "{src}"
+        );
+    }
+    // The variable itself still resolves case-insensitively.
+    assert_eq!(ev("CPU + 1m", &vars), Ok("2500u".into()));
+}
+
+#[test]
+fn max_min_left_operand_takes_the_decimal_form_of_the_right() {
+    // 65585Pi and 1.5Ki parse to exact decimals; 20P and -0.5m are int64 amounts until Cmp
+    // converts them, after which MilliValue follows the decimal rules.
+    assert_eq!(
+        ev("min(20P, 65585Pi) * 1", &[]),
+        Ok("1553255926290448384m".into())
+    );
+    // In the int64 form -0.5m has milli value -1; as a decimal, rounding toward +inf, 1.
+    assert_eq!(ev("min(-0.5m, 1.5Ki) * 1", &[]), Ok("1m".into()));
+    assert_eq!(ev("-0.5m * 1", &[]), Err("negative_result"));
+    assert_eq!(ev("12.5% * min(47P, 65585Pi)", &[]), Err("negative_result"));
+    // Without a decimal on the right the int64 form stays (its overflowing MilliValue is 0).
+    assert_eq!(ev("min(20P, 30P) * 1", &[]), Ok("0".into()));
+}

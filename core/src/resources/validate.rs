@@ -62,7 +62,7 @@ pub fn validate_expr(expr: &str, variable: &str) -> Result<()> {
     Expression::eval_once(expr, &[(variable, Var::Number(1.0))]).map(|_| ())
 }
 
-/// Section 10 for one SidecarSet container: the ordered findings (`[]` = accepted; no policy =
+/// `validateResourcesPolicy`, one SidecarSet container: the ordered findings (`[]` = accepted; no policy =
 /// `[]`).
 pub fn validate(container: &SidecarContainer, is_init_container: bool) -> Vec<FieldError> {
     let Some(policy) = &container.resources_policy else {
