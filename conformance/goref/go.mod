@@ -3,12 +3,15 @@ module github.com/kruise-core/kruise-core/conformance/goref
 go 1.23.0
 
 require (
+	github.com/go-logr/logr v1.4.3
 	github.com/kruise-core/kruise-core/bindings/go v0.0.0-00010101000000-000000000000
 	github.com/openkruise/kruise v1.9.0
 	github.com/robfig/cron/v3 v3.0.1
 	k8s.io/api v0.32.10
+	k8s.io/apiextensions-apiserver v0.32.10
 	k8s.io/apimachinery v0.32.10
 	k8s.io/client-go v0.32.10
+	k8s.io/klog/v2 v2.130.1
 	k8s.io/kubernetes v1.32.10
 	sigs.k8s.io/controller-runtime v0.20.2
 )
@@ -37,7 +40,6 @@ require (
 	github.com/felixge/httpsnoop v1.0.4 // indirect
 	github.com/fsnotify/fsnotify v1.7.0 // indirect
 	github.com/fxamacker/cbor/v2 v2.7.0 // indirect
-	github.com/go-logr/logr v1.4.3 // indirect
 	github.com/go-logr/stdr v1.2.2 // indirect
 	github.com/go-openapi/jsonpointer v0.21.0 // indirect
 	github.com/go-openapi/jsonreference v0.20.2 // indirect
@@ -107,7 +109,6 @@ require (
 	gopkg.in/inf.v0 v0.9.1 // indirect
 	gopkg.in/natefinch/lumberjack.v2 v2.2.1 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
-	k8s.io/apiextensions-apiserver v0.32.10 // indirect
 	k8s.io/apiserver v0.32.10 // indirect
 	k8s.io/cloud-provider v0.32.0 // indirect
 	k8s.io/component-base v0.32.10 // indirect
@@ -115,7 +116,6 @@ require (
 	k8s.io/controller-manager v0.32.10 // indirect
 	k8s.io/cri-api v0.32.10 // indirect
 	k8s.io/cri-client v0.32.10 // indirect
-	k8s.io/klog/v2 v2.130.1 // indirect
 	k8s.io/kms v0.32.10 // indirect
 	k8s.io/kube-openapi v0.0.0-20241105132330-32ad38e42d3f // indirect
 	k8s.io/kubelet v0.32.10 // indirect
