@@ -8,10 +8,13 @@ require (
 	github.com/openkruise/kruise v1.9.0
 	github.com/robfig/cron/v3 v3.0.1
 	k8s.io/api v0.32.10
+	k8s.io/apiextensions-apiserver v0.32.10
 	k8s.io/apimachinery v0.32.10
 	k8s.io/client-go v0.32.10
 	k8s.io/klog/v2 v2.130.1
+	k8s.io/kubernetes v1.32.10
 	k8s.io/utils v0.0.0-20241104100929-3ea5e8cea738
+	sigs.k8s.io/controller-runtime v0.20.2
 )
 
 require (
@@ -107,7 +110,6 @@ require (
 	gopkg.in/inf.v0 v0.9.1 // indirect
 	gopkg.in/natefinch/lumberjack.v2 v2.2.1 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
-	k8s.io/apiextensions-apiserver v0.32.10 // indirect
 	k8s.io/apiserver v0.32.10 // indirect
 	k8s.io/cloud-provider v0.32.0 // indirect
 	k8s.io/component-base v0.32.10 // indirect
@@ -118,10 +120,8 @@ require (
 	k8s.io/kms v0.32.10 // indirect
 	k8s.io/kube-openapi v0.0.0-20241105132330-32ad38e42d3f // indirect
 	k8s.io/kubelet v0.32.10 // indirect
-	k8s.io/kubernetes v1.32.10 // indirect
 	k8s.io/mount-utils v0.32.0 // indirect
 	sigs.k8s.io/apiserver-network-proxy/konnectivity-client v0.31.0 // indirect
-	sigs.k8s.io/controller-runtime v0.20.2 // indirect
 	sigs.k8s.io/json v0.0.0-20241010143419-9aa6b5e7a4b3 // indirect
 	sigs.k8s.io/structured-merge-diff/v4 v4.4.2 // indirect
 	sigs.k8s.io/yaml v1.4.0 // indirect
