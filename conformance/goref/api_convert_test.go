@@ -330,11 +330,6 @@ func convertDeviation(t testing.TB, in convertInput, wantK, gotK string) string 
 	return ""
 }
 
-func mustJSON(v any) []byte {
-	b, _ := json.Marshal(v)
-	return b
-}
-
 func compareConvert(t *testing.T, r *tally, label string, in convertInput) {
 	r.total++
 	want, wantK := refConvert(t, in)
@@ -646,9 +641,9 @@ type defaultInput struct {
 // roundTrip, when not nil, receives the object as its Go type re-encodes it before defaulting.
 func refDefault(t testing.TB, in defaultInput, roundTrip *map[string]any) (any, string) {
 	t.Helper()
-	setGates(t, in.FeatureGates)
+	setPubGates(t, in.FeatureGates)
 	if in.Now != "" {
-		now := parseTime(t, in.Now)
+		now := mustParseTime(t, in.Now)
 		defaults.GorefClock = func() time.Time { return now }
 		defer func() { defaults.GorefClock = nil }()
 	}

@@ -48,7 +48,7 @@ type deleteInput struct {
 
 var gorefCRGVK = schema.GroupVersionKind{Group: "goref.example.com", Version: "v1", Kind: "Widget"}
 
-func decodeInto(t testing.TB, m map[string]any, into any) {
+func decodeMapInto(t testing.TB, m map[string]any, into any) {
 	t.Helper()
 	b, _ := json.Marshal(m)
 	if err := json.Unmarshal(b, into); err != nil {
@@ -62,7 +62,7 @@ func refDelete(t testing.TB, in deleteInput) string {
 	if (in.Operation != "" && in.Operation != "DELETE") || in.SubResource != "" {
 		return ""
 	}
-	setGates(t, in.FeatureGates)
+	setPubGates(t, in.FeatureGates)
 	meta := in.Object.Metadata
 	var err error
 	switch in.Kind {
@@ -77,12 +77,12 @@ func refDelete(t testing.TB, in deleteInput) string {
 		if in.Dependents != nil {
 			for _, pm := range in.Dependents.Pods {
 				p := &corev1.Pod{}
-				decodeInto(t, pm, p)
+				decodeMapInto(t, pm, p)
 				objs = append(objs, fakeReady(p, meta.Name))
 			}
 			for _, cm := range in.Dependents.PersistentVolumeClaims {
 				c := &corev1.PersistentVolumeClaim{}
-				decodeInto(t, cm, c)
+				decodeMapInto(t, cm, c)
 				objs = append(objs, fakeReady(c, meta.Name))
 			}
 		}

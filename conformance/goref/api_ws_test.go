@@ -81,7 +81,7 @@ func sortedKeys[V any](m map[string]V, rename map[string]string) []string {
 func refWS(t testing.TB, in wsInput) (out *wsOut, convErr error) {
 	t.Helper()
 	alpha := &appsv1alpha1.WorkloadSpread{}
-	decodeInto(t, in.WorkloadSpread, alpha)
+	decodeMapInto(t, in.WorkloadSpread, alpha)
 	ws := &appsv1beta1.WorkloadSpread{}
 	if err := alpha.ConvertTo(ws); err != nil {
 		return nil, err

@@ -71,7 +71,7 @@ type decideOut struct {
 	createConflict bool // reference only: the create hit an existing child
 }
 
-func parseTime(t testing.TB, s string) time.Time {
+func mustParseTime(t testing.TB, s string) time.Time {
 	t.Helper()
 	tm, err := time.Parse(time.RFC3339, s)
 	if err != nil {
@@ -84,7 +84,7 @@ func utcText(t testing.TB, s *string) *string {
 	if s == nil {
 		return nil
 	}
-	u := parseTime(t, *s).UTC().Format(time.RFC3339)
+	u := mustParseTime(t, *s).UTC().Format(time.RFC3339)
 	return &u
 }
 
@@ -107,7 +107,7 @@ func refDecide(t testing.TB, in decideInput) (out *decideOut, panicked any) {
 	savedLocal := time.Local
 	time.Local = loc
 	defer func() { time.Local = savedLocal }()
-	now := parseTime(t, in.Now).In(loc)
+	now := mustParseTime(t, in.Now).In(loc)
 	advancedcronjob.GorefClock = func() time.Time { return now }
 	defer func() { advancedcronjob.GorefClock = nil }()
 
@@ -116,7 +116,7 @@ func refDecide(t testing.TB, in decideInput) (out *decideOut, panicked any) {
 		t.Fatalf("spec does not decode: %v\n%s", err, in.Spec)
 	}
 	acj.Name, acj.Namespace, acj.UID = in.Name, "default", "goref-acj-uid"
-	acj.CreationTimestamp = metav1.NewTime(parseTime(t, in.CreationTimestamp))
+	acj.CreationTimestamp = metav1.NewTime(mustParseTime(t, in.CreationTimestamp))
 	owner := metav1.OwnerReference{APIVersion: appsv1beta1.SchemeGroupVersion.String(), Kind: "AdvancedCronJob", Name: in.Name,
 		UID: acj.UID, Controller: ptr(true), BlockOwnerDeletion: ptr(true)}
 	kind := advancedcronjob.FindTemplateKind(acj.Spec)
@@ -130,7 +130,7 @@ func refDecide(t testing.TB, in decideInput) (out *decideOut, panicked any) {
 		}
 		var start *metav1.Time
 		if j.StartTime != nil {
-			st := metav1.NewTime(parseTime(t, *j.StartTime))
+			st := metav1.NewTime(mustParseTime(t, *j.StartTime))
 			start = &st
 		}
 		switch kind {

@@ -119,7 +119,7 @@ func refPubAdmit(t testing.TB, in pubAdmitInput) pubAdmitOut {
 	for k, v := range in.FeatureGates {
 		gates[k] = v
 	}
-	setGates(t, gates)
+	setPubGates(t, gates)
 	now, err := time.Parse(time.RFC3339, in.Now)
 	if err != nil {
 		t.Fatalf("now %q: %v", in.Now, err)

@@ -44,7 +44,7 @@ func init() {
 }
 
 // setGates sets the reference's feature gates (unset names keep their defaults).
-func setGates(t testing.TB, gates map[string]bool) {
+func setPubGates(t testing.TB, gates map[string]bool) {
 	t.Helper()
 	for _, name := range []string{"PodUnavailableBudgetDeleteGate", "PodUnavailableBudgetUpdateGate", "InPlacePodVerticalScaling",
 		"WorkloadSpread", "ResourcesDeletionProtection", "DeletionProtectionForCRDCascadingGate", "StatefulSetAutoDeletePVC",
@@ -490,7 +490,7 @@ var pubOperations = []policyv1beta1.PubOperation{"DELETE", "EVICT", "RESIZE", "U
 // refProtect: the operations the proxy's isNeedPubProtection protects for a PUB carrying the
 // annotation, or (strict) the kind when the proxy's check rejects a piece.
 func refProtect(t testing.TB, in protectInput) ([]string, string) {
-	setGates(t, map[string]bool{"InPlacePodVerticalScaling": in.InPlacePodVerticalScaling})
+	setPubGates(t, map[string]bool{"InPlacePodVerticalScaling": in.InPlacePodVerticalScaling})
 	if in.Strict && in.Annotation != nil {
 		for _, p := range strings.Split(*in.Annotation, ",") {
 			if !protectPieceAccepted(p) {

@@ -98,7 +98,7 @@ func pubAnnotation(m map[string]any, key string) *string {
 
 func refPubValidate(t testing.TB, in pubValidateInput) []string {
 	t.Helper()
-	setGates(t, in.FeatureGates)
+	setPubGates(t, in.FeatureGates)
 	c := newFakeClient(t, nil, nil).Build()
 	h := &pubvalidating.PodUnavailableBudgetCreateUpdateHandler{Client: c, Decoder: admission.NewDecoder(kruiseScheme())}
 	gateResp := h.Handle(context.TODO(), admission.Request{AdmissionRequest: admissionv1.AdmissionRequest{Operation: admissionv1.Create}})
