@@ -109,6 +109,10 @@ func specClasses(spec *appsv1beta1.UnitedDeploymentSpec, raw json.RawMessage) []
 	if bigIntegers(raw) {
 		classes = append(classes, "int32-overflow")
 	}
+	if spec.Replicas != nil && *spec.Replicas < 0 && spec.Topology.ScheduleStrategy.ShouldReserveUnschedulablePods() {
+		// a negative total makes the reservation allocator's int32 capacity (MaxInt32 - d) wrap
+		classes = append(classes, "int32-overflow")
+	}
 	if subsetWithoutName(raw) {
 		classes = append(classes, "pending-absent-subset-name")
 	}
