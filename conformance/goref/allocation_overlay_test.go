@@ -13,6 +13,7 @@ package goref
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"testing"
@@ -737,7 +738,7 @@ func genRemarkRecovered(g *gen) any {
 	if g.chance(10) {
 		cur = g.int32Edge()
 	}
-	next := cur + g.pickInt(-1, 0, 0, 1, 2)
+	next := min(max(cur+g.pickInt(-1, 0, 0, 1, 2), math.MinInt32), math.MaxInt32) // int32 in the reference
 	if g.chance(10) {
 		next = g.int32Edge()
 	}
