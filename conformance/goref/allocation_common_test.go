@@ -325,13 +325,13 @@ type gen struct{ rng *rand.Rand }
 
 func newGen(seed uint64) *gen { return &gen{rng: rand.New(rand.NewPCG(seed, 7))} }
 
-func (g *gen) n(k int) int      { return g.rng.IntN(k) }
+func (g *gen) n(k int) int       { return g.rng.IntN(k) }
 func (g *gen) chance(k int) bool { return g.rng.IntN(k) == 0 }
 func (g *gen) pick(xs ...string) string {
 	return xs[g.rng.IntN(len(xs))]
 }
 func (g *gen) pickInt(xs ...int) int { return xs[g.rng.IntN(len(xs))] }
-func (g *gen) bool() bool           { return g.rng.IntN(2) == 0 }
+func (g *gen) bool() bool            { return g.rng.IntN(2) == 0 }
 
 // count is a small non-negative count biased to 0, 1 and the low end.
 func (g *gen) count(max int) int {
@@ -444,8 +444,8 @@ func seconds(d time.Duration) any {
 	return d.Seconds()
 }
 
-// decodeStrict decodes a JSON value into v, failing on trailing data (not on unknown members:
-// the reference's API types ignore those).
+// decodeInto decodes a JSON input into the reference's types with encoding/json (unknown members
+// are ignored, as the API types do; absent or null leaves v's zero value).
 func decodeInto(b []byte, v any) error {
 	if len(b) == 0 || string(b) == "null" {
 		return nil

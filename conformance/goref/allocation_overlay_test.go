@@ -13,6 +13,7 @@ package goref
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"testing"
@@ -107,6 +108,10 @@ func specClasses(spec *appsv1beta1.UnitedDeploymentSpec, raw json.RawMessage) []
 		seen[s.Name] = true
 	}
 	if bigIntegers(raw) {
+		classes = append(classes, "int32-overflow")
+	}
+	if spec.Replicas != nil && *spec.Replicas < 0 && spec.Topology.ScheduleStrategy.ShouldReserveUnschedulablePods() {
+		// a negative total makes the reservation allocator's int32 capacity (MaxInt32 - d) wrap
 		classes = append(classes, "int32-overflow")
 	}
 	if subsetWithoutName(raw) {
@@ -733,7 +738,7 @@ func genRemarkRecovered(g *gen) any {
 	if g.chance(10) {
 		cur = g.int32Edge()
 	}
-	next := cur + g.pickInt(-1, 0, 0, 1, 2)
+	next := min(max(cur+g.pickInt(-1, 0, 0, 1, 2), math.MinInt32), math.MaxInt32) // int32 in the reference
 	if g.chance(10) {
 		next = g.int32Edge()
 	}

@@ -670,7 +670,7 @@ func TestRolloutProgressRandom(t *testing.T) {
 // ---- rollout.daemonset_budget ----
 
 type dsBudgetIn struct {
-	DesiredNumberScheduled int32                              `json:"desiredNumberScheduled"`
+	DesiredNumberScheduled int32                               `json:"desiredNumberScheduled"`
 	UpdateStrategy         appsv1beta1.DaemonSetUpdateStrategy `json:"updateStrategy"`
 }
 
