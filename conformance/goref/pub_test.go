@@ -280,7 +280,7 @@ func (g *pubGen) inplaceState(names []string) string {
 	return string(b)
 }
 
-// pod draws a pod JSON over the surface pub's decisions read (spec/pub 5, 7).
+// pod draws a pod JSON over the surface the PUB decisions read (readiness, consistency, resize).
 func (g *pubGen) pod(name string) map[string]any {
 	meta := map[string]any{"name": name, "namespace": "default"}
 	labels := map[string]any{"app": "demo"}
