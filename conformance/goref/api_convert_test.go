@@ -150,7 +150,7 @@ func convertErrKind(msg string, in convertInput) string {
 	switch {
 	case strings.Contains(msg, "Object 'Kind' is missing"), strings.Contains(msg, "Object 'apiVersion' is missing"),
 		strings.Contains(msg, "cannot unmarshal"), strings.Contains(msg, "couldn't get version/kind"),
-		strings.HasPrefix(msg, "parsing time "):
+		strings.HasPrefix(msg, "parsing time "), strings.HasPrefix(msg, "quantities must match"):
 		return "invalid_input"
 	case strings.Contains(msg, "imageListPullJobTemplate is not supported"):
 		return "not_representable"
@@ -315,6 +315,11 @@ func convertDeviation(t testing.TB, in convertInput, wantK, gotK string) string 
 				return "embedded-core-verbatim"
 			}
 		}
+		// an error elsewhere (a bad quantity or time): inside an embedded core type when the
+		// object decodes once those subtrees are left out
+		if _, err := goRoundTrip(stripEmbedded(in.Object)); err == nil {
+			return "embedded-core-verbatim"
+		}
 		if wantK == "invalid_input" && gotK != "" {
 			return "pending-shape-error-precedence"
 		}
@@ -328,6 +333,35 @@ func convertDeviation(t testing.TB, in convertInput, wantK, gotK string) string 
 		}
 	}
 	return ""
+}
+
+// stripEmbedded is a copy of o without its embedded core subtrees (inEmbeddedCore).
+func stripEmbedded(o any) any {
+	c := deepCopyJSON(o)
+	var cut [][]any
+	leaves(c, nil, func(p []any, _ any) {
+		if len(p) > 0 && inEmbeddedCore(p) && !inEmbeddedCore(p[:len(p)-1]) {
+			cut = append(cut, p)
+		}
+	})
+	for _, p := range cut {
+		var parent any = c
+		for _, k := range p[:len(p)-1] {
+			switch x := parent.(type) {
+			case map[string]any:
+				parent = x[k.(string)]
+			case []any:
+				parent = x[k.(int)]
+			}
+		}
+		switch x := parent.(type) {
+		case map[string]any:
+			delete(x, p[len(p)-1].(string))
+		case []any:
+			x[p[len(p)-1].(int)] = map[string]any{}
+		}
+	}
+	return c
 }
 
 func mustJSON(v any) []byte {

@@ -21,10 +21,12 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 )
 
 func init() {
 	klog.SetLogger(logr.Discard()) // the reference logs at error level for bad images etc.
+	ctrllog.SetLogger(logr.Discard())
 }
 
 var (
