@@ -351,9 +351,9 @@ func randomPubAdmitInputs(n int, each func(i int, in pubAdmitInput)) {
 				st["unavailableAllowed"] = g.rng.IntN(2) - 1
 				st["desiredAvailable"] = 1 + g.rng.IntN(3)
 			}
-			if g.chance(40) { // near the 2000-record cap
+			if g.chance(25) { // near the 2000-record cap
 				m := map[string]any{}
-				for j := 0; j < 1998+g.rng.IntN(4); j++ {
+				for j := 0; j < 1999+g.rng.IntN(3); j++ { // 2000 records still pass, 2001 do not
 					m["rec-"+strconv.Itoa(j)] = now.UTC().Format(time.RFC3339)
 				}
 				st["disruptedPods"] = m
