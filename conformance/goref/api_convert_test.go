@@ -150,7 +150,7 @@ func convertErrKind(msg string, in convertInput) string {
 	switch {
 	case strings.Contains(msg, "Object 'Kind' is missing"), strings.Contains(msg, "Object 'apiVersion' is missing"),
 		strings.Contains(msg, "cannot unmarshal"), strings.Contains(msg, "couldn't get version/kind"),
-		strings.HasPrefix(msg, "parsing time "):
+		strings.HasPrefix(msg, "parsing time "), strings.HasPrefix(msg, "quantities must match"):
 		return "invalid_input"
 	case strings.Contains(msg, "imageListPullJobTemplate is not supported"):
 		return "not_representable"
@@ -315,6 +315,11 @@ func convertDeviation(t testing.TB, in convertInput, wantK, gotK string) string 
 				return "embedded-core-verbatim"
 			}
 		}
+		// an error elsewhere (a bad quantity or time): inside an embedded core type when the
+		// object decodes once those subtrees are left out
+		if _, err := goRoundTrip(stripEmbedded(in.Object)); err == nil {
+			return "embedded-core-verbatim"
+		}
 		if wantK == "invalid_input" && gotK != "" {
 			return "pending-shape-error-precedence"
 		}
@@ -330,10 +335,40 @@ func convertDeviation(t testing.TB, in convertInput, wantK, gotK string) string 
 	return ""
 }
 
+// stripEmbedded is a copy of o without its embedded core subtrees (inEmbeddedCore).
+func stripEmbedded(o any) any {
+	c := deepCopyJSON(o)
+	var cut [][]any
+	leaves(c, nil, func(p []any, _ any) {
+		if len(p) > 0 && inEmbeddedCore(p) && !inEmbeddedCore(p[:len(p)-1]) {
+			cut = append(cut, p)
+		}
+	})
+	for _, p := range cut {
+		var parent any = c
+		for _, k := range p[:len(p)-1] {
+			switch x := parent.(type) {
+			case map[string]any:
+				parent = x[k.(string)]
+			case []any:
+				parent = x[k.(int)]
+			}
+		}
+		switch x := parent.(type) {
+		case map[string]any:
+			delete(x, p[len(p)-1].(string))
+		case []any:
+			x[p[len(p)-1].(int)] = map[string]any{}
+		}
+	}
+	return c
+}
+
+
 func compareConvert(t *testing.T, r *tally, label string, in convertInput) {
 	r.total++
 	want, wantK := refConvert(t, in)
-	raw, gotK, err := ours(fnAPIConvert, in)
+	raw, gotK, err := answer(fnAPIConvert, in)
 	if err != nil {
 		t.Fatalf("%s: %v", label, err)
 	}
@@ -370,14 +405,17 @@ func compareConvert(t *testing.T, r *tally, label string, in convertInput) {
 func TestAPIConvertVectors(t *testing.T) {
 	requireFn(t, fnAPIConvert, convertInput{Object: map[string]any{}})
 	var r tally
+	var refVec tally // the reference against each vector's expected answer
 	for _, c := range loadVectors(t, "api", fnAPIConvert) {
 		var in convertInput
 		if err := json.Unmarshal(c.Input, &in); err != nil {
 			t.Fatal(err)
 		}
 		compareConvert(t, &r, "vector "+c.Name, in)
+		withVectorAnswer(c, func() { compareConvert(t, &refVec, "vector "+c.Name+" (reference vs vector)", in) })
 	}
 	r.report(t, "api.convert vectors")
+	refVec.report(t, "api.convert vectors, reference vs vector")
 }
 
 // ---- random objects ------------------------------------------------------------------------------
@@ -707,9 +745,15 @@ func compareDefault(t *testing.T, r *tally, label string, in defaultInput) bool 
 	if rt != nil {
 		in.Object = rt
 	}
-	raw, gotK, err := ours(fnAPIDefault, in)
+	raw, gotK, err := answer(fnAPIDefault, in)
 	if err != nil {
 		t.Fatalf("%s: %v", label, err)
+	}
+	if gotK == "" && wantK == "" {
+		// the answer as the Go type spells it too (zero status counters, no empty structs)
+		if rt, err := goRoundTrip(decodeJSON(t, raw)); err == nil {
+			raw = mustJSON(rt)
+		}
 	}
 	switch {
 	case wantK == "" && gotK == "" && reflect.DeepEqual(pruneJSON(want, false), pruneJSON(decodeJSON(t, raw), false)):
@@ -734,6 +778,7 @@ func compareDefault(t *testing.T, r *tally, label string, in defaultInput) bool 
 func TestAPIDefaultVectors(t *testing.T) {
 	requireFn(t, fnAPIDefault, defaultInput{Object: map[string]any{}})
 	var r tally
+	var refVec tally // the reference against each vector's expected answer
 	for _, c := range loadVectors(t, "api", fnAPIDefault) {
 		var in defaultInput
 		if err := json.Unmarshal(c.Input, &in); err != nil {
@@ -742,8 +787,10 @@ func TestAPIDefaultVectors(t *testing.T) {
 		if !compareDefault(t, &r, "vector "+c.Name, in) {
 			t.Errorf("vector %s: the Go type cannot hold the object", c.Name)
 		}
+		withVectorAnswer(c, func() { compareDefault(t, &refVec, "vector "+c.Name+" (reference vs vector)", in) })
 	}
 	r.report(t, "api.default vectors")
+	refVec.report(t, "api.default vectors, reference vs vector")
 }
 
 func TestAPIDefaultRandom(t *testing.T) {

@@ -200,7 +200,7 @@ func hasKey[V any](m map[string]V, k string) bool {
 func compareWS(t *testing.T, r *tally, label string, in wsInput) {
 	r.total++
 	want, convErr := refWS(t, in)
-	raw, gotK, err := ours(fnAPIWS, in)
+	raw, gotK, err := answer(fnAPIWS, in)
 	if err != nil {
 		t.Fatalf("%s: %v", label, err)
 	}
@@ -241,14 +241,17 @@ func compareWS(t *testing.T, r *tally, label string, in wsInput) {
 func TestAPIWSVectors(t *testing.T) {
 	requireFn(t, fnAPIWS, wsInput{WorkloadSpread: map[string]any{}, Pod: map[string]any{}, Operation: "Create"})
 	var r tally
+	var refVec tally // the reference against each vector's expected answer
 	for _, c := range loadVectors(t, "api", fnAPIWS) {
 		var in wsInput
 		if err := json.Unmarshal(c.Input, &in); err != nil {
 			t.Fatal(err)
 		}
 		compareWS(t, &r, "vector "+c.Name, in)
+		withVectorAnswer(c, func() { compareWS(t, &refVec, "vector "+c.Name+" (reference vs vector)", in) })
 	}
 	r.report(t, "api.workloadspread_subset vectors")
+	refVec.report(t, "api.workloadspread_subset vectors, reference vs vector")
 }
 
 type wsGen struct{ rng *rand.Rand }

@@ -276,7 +276,7 @@ func decideDeviation(t testing.TB, in decideInput, panicked any) string {
 func compareDecide(t *testing.T, r *tally, label string, in decideInput) {
 	r.total++
 	want, panicked := refDecide(t, in)
-	raw, gotK, err := ours(fnCronDecide, in)
+	raw, gotK, err := answer(fnCronDecide, in)
 	if err != nil {
 		t.Fatalf("%s: %v", label, err)
 	}
@@ -322,6 +322,7 @@ func TestCronDecideVectors(t *testing.T) {
 	requireFn(t, fnCronDecide, decideInput{Name: "a", CreationTimestamp: "2026-01-01T00:00:00Z", Now: "2026-01-01T00:00:00Z",
 		Spec: json.RawMessage(`{"schedule":"* * * * *","template":{"jobTemplate":{}}}`)})
 	var r tally
+	var refVec tally // the reference against each vector's expected answer
 	for _, c := range loadVectors(t, "cron", fnCronDecide) {
 		var in decideInput
 		if err := json.Unmarshal(c.Input, &in); err != nil {
@@ -332,8 +333,10 @@ func TestCronDecideVectors(t *testing.T) {
 		}
 		sort.SliceStable(in.Jobs, func(i, j int) bool { return in.Jobs[i].Name < in.Jobs[j].Name })
 		compareDecide(t, &r, "vector "+c.Name, in)
+		withVectorAnswer(c, func() { compareDecide(t, &refVec, "vector "+c.Name+" (reference vs vector)", in) })
 	}
 	r.report(t, "cron.decide vectors")
+	refVec.report(t, "cron.decide vectors, reference vs vector")
 }
 
 type decideGen struct{ rng *rand.Rand }

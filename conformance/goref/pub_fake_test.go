@@ -7,6 +7,7 @@ package goref
 
 import (
 	"context"
+	"encoding/json"
 	"sync"
 	"testing"
 
@@ -20,10 +21,12 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 )
 
 func init() {
 	klog.SetLogger(logr.Discard()) // the reference logs at error level for bad images etc.
+	ctrllog.SetLogger(logr.Discard())
 }
 
 var (
@@ -73,4 +76,22 @@ func newFakeClient(t testing.TB, objs []client.Object, status []client.Object) *
 		b = b.WithIndex(ix.obj, ix.field, ix.fn)
 	}
 	return b
+}
+
+// answer is what the differential comparisons read as kruise-core's answer: the binding, or, in
+// the reference checks of the vector tests, the vector's expected answer (the same comparison
+// then checks that the reference gives every vector's answer; the reference wins).
+var answer = ours
+
+// withVectorAnswer makes answer return c's expectation while f runs.
+func withVectorAnswer(c vectorCase, f func()) {
+	saved := answer
+	answer = func(string, any) (json.RawMessage, string, error) {
+		if c.ExpectError != "" {
+			return nil, c.ExpectError, nil
+		}
+		return c.Expect, "", nil
+	}
+	defer func() { answer = saved }()
+	f()
 }

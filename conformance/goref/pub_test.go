@@ -280,7 +280,7 @@ func (g *pubGen) inplaceState(names []string) string {
 	return string(b)
 }
 
-// pod draws a pod JSON over the surface pub's decisions read (spec/pub 5, 7).
+// pod draws a pod JSON over the surface the PUB decisions read (readiness, consistency, resize).
 func (g *pubGen) pod(name string) map[string]any {
 	meta := map[string]any{"name": name, "namespace": "default"}
 	labels := map[string]any{"app": "demo"}
@@ -524,7 +524,7 @@ func protectDeviation(in protectInput) string {
 func compareProtect(t *testing.T, r *tally, label string, in protectInput) {
 	r.total++
 	want, wantK := refProtect(t, in)
-	raw, gotK, err := ours(fnPubProtect, in)
+	raw, gotK, err := answer(fnPubProtect, in)
 	if err != nil {
 		t.Fatalf("%s: %v", label, err)
 	}
@@ -560,14 +560,17 @@ func jsonText(v any) string {
 func TestPubProtectVectors(t *testing.T) {
 	requireFn(t, fnPubProtect, protectInput{})
 	var r tally
+	var refVec tally // the reference against each vector's expected answer
 	for _, c := range loadVectors(t, "pub", fnPubProtect) {
 		var in protectInput
 		if err := json.Unmarshal(c.Input, &in); err != nil {
 			t.Fatal(err)
 		}
 		compareProtect(t, &r, "vector "+c.Name, in)
+		withVectorAnswer(c, func() { compareProtect(t, &refVec, "vector "+c.Name+" (reference vs vector)", in) })
 	}
 	r.report(t, "pub.protect_operations vectors")
+	refVec.report(t, "pub.protect_operations vectors, reference vs vector")
 }
 
 func randomProtectInputs(n int, each func(i int, in protectInput)) {
@@ -615,7 +618,7 @@ func refPodState(t testing.TB, pod map[string]any) podState {
 func comparePodState(t *testing.T, r *tally, label string, pod map[string]any) {
 	r.total++
 	want := refPodState(t, pod)
-	raw, gotK, err := ours(fnPubPodState, map[string]any{"pod": pod})
+	raw, gotK, err := answer(fnPubPodState, map[string]any{"pod": pod})
 	if err != nil {
 		t.Fatalf("%s: %v", label, err)
 	}
@@ -667,6 +670,7 @@ func stateJSONArray(pod map[string]any) bool {
 func TestPubPodStateVectors(t *testing.T) {
 	requireFn(t, fnPubPodState, map[string]any{"pod": map[string]any{}})
 	var r tally
+	var refVec tally // the reference against each vector's expected answer
 	for _, c := range loadVectors(t, "pub", fnPubPodState) {
 		var in struct {
 			Pod map[string]any `json:"pod"`
@@ -675,8 +679,10 @@ func TestPubPodStateVectors(t *testing.T) {
 			t.Fatal(err)
 		}
 		comparePodState(t, &r, "vector "+c.Name, in.Pod)
+		withVectorAnswer(c, func() { comparePodState(t, &refVec, "vector "+c.Name+" (reference vs vector)", in.Pod) })
 	}
 	r.report(t, "pub.pod_state vectors")
+	refVec.report(t, "pub.pod_state vectors, reference vs vector")
 }
 
 func TestPubPodStateRandom(t *testing.T) {
@@ -725,7 +731,7 @@ func compareClassify(t *testing.T, r *tally, label string, oldPod, newPod map[st
 	r.total++
 	want := refClassify(t, oldPod, newPod)
 	in := map[string]any{"oldPod": oldPod, "newPod": newPod}
-	raw, gotK, err := ours(fnPubClassify, in)
+	raw, gotK, err := answer(fnPubClassify, in)
 	if err != nil {
 		t.Fatalf("%s: %v", label, err)
 	}
@@ -767,6 +773,7 @@ func initResourcesEmpty(pod map[string]any) bool {
 func TestPubClassifyVectors(t *testing.T) {
 	requireFn(t, fnPubClassify, map[string]any{"oldPod": map[string]any{}, "newPod": map[string]any{}})
 	var r tally
+	var refVec tally // the reference against each vector's expected answer
 	for _, c := range loadVectors(t, "pub", fnPubClassify) {
 		var in struct {
 			OldPod map[string]any `json:"oldPod"`
@@ -776,8 +783,10 @@ func TestPubClassifyVectors(t *testing.T) {
 			t.Fatal(err)
 		}
 		compareClassify(t, &r, "vector "+c.Name, in.OldPod, in.NewPod)
+		withVectorAnswer(c, func() { compareClassify(t, &refVec, "vector "+c.Name+" (reference vs vector)", in.OldPod, in.NewPod) })
 	}
 	r.report(t, "pub.classify_update vectors")
+	refVec.report(t, "pub.classify_update vectors, reference vs vector")
 }
 
 func TestPubClassifyRandom(t *testing.T) {

@@ -140,7 +140,7 @@ func pubValidateDeviation(in pubValidateInput, want []string) string {
 func comparePubValidate(t *testing.T, r *tally, label string, in pubValidateInput) {
 	r.total++
 	want := refPubValidate(t, in)
-	raw, gotK, err := ours(fnPubValidate, in)
+	raw, gotK, err := answer(fnPubValidate, in)
 	if err != nil {
 		t.Fatalf("%s: %v", label, err)
 	}
@@ -172,14 +172,17 @@ func comparePubValidate(t *testing.T, r *tally, label string, in pubValidateInpu
 func TestPubValidateVectors(t *testing.T) {
 	requireFn(t, fnPubValidate, pubValidateInput{Pub: map[string]any{}})
 	var r tally
+	var refVec tally // the reference against each vector's expected answer
 	for _, c := range loadVectors(t, "pub", fnPubValidate) {
 		var in pubValidateInput
 		if err := json.Unmarshal(c.Input, &in); err != nil {
 			t.Fatal(err)
 		}
 		comparePubValidate(t, &r, "vector "+c.Name, in)
+		withVectorAnswer(c, func() { comparePubValidate(t, &refVec, "vector "+c.Name+" (reference vs vector)", in) })
 	}
 	r.report(t, "pub.validate vectors")
+	refVec.report(t, "pub.validate vectors, reference vs vector")
 }
 
 func (g *pubGen) selector() map[string]any {

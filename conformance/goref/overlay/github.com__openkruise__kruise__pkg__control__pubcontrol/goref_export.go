@@ -1,3 +1,5 @@
+//go:build goref_overlay
+
 // Added to the reference package only for conformance/goref (go test -overlay, see ../../run).
 package pubcontrol
 
