@@ -364,7 +364,6 @@ func stripEmbedded(o any) any {
 	return c
 }
 
-
 func compareConvert(t *testing.T, r *tally, label string, in convertInput) {
 	r.total++
 	want, wantK := refConvert(t, in)

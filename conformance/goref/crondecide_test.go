@@ -242,7 +242,7 @@ func decideDeviation(t testing.TB, in decideInput, panicked any) string {
 	}
 	_ = json.Unmarshal(in.Spec, &tmpl)
 	if panicked != nil && strings.Contains(fmt.Sprint(panicked), "nil pointer") && len(tmpl.Template) == 0 {
-		return "pending-empty-template" // no template at all: the controller builds a BroadcastJob from a nil template
+		return "empty-template-panic" // no template at all: the controller builds a BroadcastJob from a nil template
 	}
 	var spec struct {
 		Schedule string  `json:"schedule"`
