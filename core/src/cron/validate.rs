@@ -150,16 +150,8 @@ pub struct ValidateInput {
     #[serde(default)]
     pub name: Option<String>,
     /// The spec (absent or null: the zero spec, as Go decodes it).
-    #[serde(default, deserialize_with = "null_as_default")]
+    #[serde(default, deserialize_with = "crate::k8s::null_as_default")]
     pub spec: ValidateSpec,
-}
-
-fn null_as_default<'de, D, T>(d: D) -> std::result::Result<T, D::Error>
-where
-    D: serde::Deserializer<'de>,
-    T: Default + Deserialize<'de>,
-{
-    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
 }
 
 struct Errs(Vec<FieldError>);

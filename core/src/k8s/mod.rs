@@ -8,8 +8,22 @@
 //!   `LabelSelectorAsSelector` checks (`pkg/apis/meta/v1/validation`, `pkg/labels`), the one selector
 //!   validator every family uses.
 //!
+//! - [`null_as_default`]: encoding/json's reading of `null` for a slice, map or struct member (the
+//!   zero value), for serde fields.
+//!
 //! Versions: apimachinery v0.32.10, the module OpenKruise v1.9.0 builds with.
 
 pub mod selector;
 pub mod strconv;
 pub mod validation;
+
+/// Reads a JSON `null` (or an absent member, with `#[serde(default)]`) as `T::default()`, as Go's
+/// encoding/json leaves a nil slice, map or zero struct: `#[serde(default, deserialize_with =
+/// "crate::k8s::null_as_default")]`.
+pub fn null_as_default<'de, D, T>(d: D) -> std::result::Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Default + serde::Deserialize<'de>,
+{
+    Ok(<Option<T> as serde::Deserialize>::deserialize(d)?.unwrap_or_default())
+}

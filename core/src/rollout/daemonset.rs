@@ -205,7 +205,8 @@ struct UpdateNodesInput {
     desired_number_scheduled: i32,
     #[serde(default)]
     selector: bool,
-    #[serde(default)]
+    /// `null` reads as no nodes, as Go decodes a nil slice.
+    #[serde(default, deserialize_with = "crate::k8s::null_as_default")]
     nodes: Vec<Node>,
 }
 

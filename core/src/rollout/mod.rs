@@ -78,7 +78,8 @@ struct BudgetInput {
     scaling_exclude_preparing_delete: bool,
     #[serde(default, rename = "type")]
     update_type: String,
-    #[serde(default)]
+    /// `null` reads as no pods, as Go decodes a nil slice.
+    #[serde(default, deserialize_with = "crate::k8s::null_as_default")]
     pods: Vec<pods::PodView>,
 }
 
