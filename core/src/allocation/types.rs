@@ -430,13 +430,7 @@ pub fn format_time(t: Timestamp) -> String {
     t.to_string()
 }
 
-pub(crate) fn null_as_default<'de, D, T>(d: D) -> Result<T, D::Error>
-where
-    D: Deserializer<'de>,
-    T: Default + Deserialize<'de>,
-{
-    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
-}
+pub(crate) use crate::k8s::null_as_default;
 
 pub(crate) fn de_time<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Timestamp>, D::Error> {
     match Option::<String>::deserialize(d)? {

@@ -9,7 +9,6 @@
 //! to its own error code (`selector_invalid`, `invalid_label_selector`, ...).
 
 use super::validation::{is_qualified_name, is_valid_label_value};
-use serde::de::Deserializer;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -40,9 +39,7 @@ pub struct Requirement {
     pub values: Option<Vec<String>>,
 }
 
-fn null_as_empty<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
-    Ok(Option::<String>::deserialize(d)?.unwrap_or_default())
-}
+use super::null_as_default as null_as_empty;
 
 /// One problem found by [`validate_parts`]: the member path relative to the selector
 /// (`matchLabels`, `matchExpressions[0].operator`, ...) and what is wrong.

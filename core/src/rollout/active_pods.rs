@@ -17,7 +17,6 @@
 use crate::error::{Error, Result};
 use crate::registry::encode;
 use jiff::Timestamp;
-use serde::de::Deserializer;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::cmp::Ordering;
@@ -118,9 +117,7 @@ pub struct ContainerStatus {
     pub restart_count: i32,
 }
 
-fn null_default<'de, D: Deserializer<'de>, T: Default + Deserialize<'de>>(d: D) -> Result<T, D::Error> {
-    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
-}
+use crate::k8s::null_as_default as null_default;
 
 /// What `ActivePods.Less` compares, resolved once per pod.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
