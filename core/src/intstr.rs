@@ -7,9 +7,8 @@
 //! Scaling never allocates: `scale` works on the borrowed string.
 
 use crate::error::{Error, Result};
-use crate::registry::{Entry, decode};
+use crate::registry::Entry;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 /// Error kind: the value is null where one is required.
 pub const NIL_VALUE: &str = "nil_value";
@@ -19,7 +18,7 @@ pub const NOT_A_PERCENTAGE: &str = "not_a_percentage";
 pub const INVALID_NUMBER: &str = "invalid_number";
 
 /// An int-or-percent as Kubernetes serialises it: a JSON integer or a JSON string (`"50%"`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(untagged)]
 pub enum IntOrPercent {
     /// The integer form (int32 in Kubernetes).
@@ -29,7 +28,7 @@ pub enum IntOrPercent {
 }
 
 /// Which parser reads the string form. `docs/rounding.md` lists the parser of every field.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Flavour {
     /// apimachinery `GetScaledValueFromIntOrPercent`: must end in `%`; `Atoi` of the text before
@@ -334,28 +333,49 @@ fn parse_hex_float(s: &str) -> Option<f64> {
     if v.is_infinite() { None } else { Some(v) }
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ScaleInput {
-    value: Option<IntOrPercent>,
-    total: i64,
-    #[serde(rename = "roundUp")]
-    round_up: bool,
-    mode: Flavour,
-}
+/// The typed decisions of this module (`rollout.scale_int_or_percent`).
+pub mod fns {
+    use super::{Flavour, IntOrPercent, scale_opt};
+    use crate::error::{Error, Result};
+    use crate::registry::Decision;
+    use serde::Deserialize;
 
-fn scale_handler(input: &Value) -> Result<Value> {
-    let i: ScaleInput = decode(input)?;
-    let v = scale_opt(i.value.as_ref(), i.total, i.round_up, i.mode).map_err(|e| Error { field: Some("value".into()), ..e })?;
-    Ok(Value::from(v))
+    /// Input of `rollout.scale_int_or_percent`.
+    #[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
+    #[serde(deny_unknown_fields, rename_all = "camelCase")]
+    pub struct ScaleIntOrPercentInput {
+        /// The int-or-percent (`null`: the reference's nil pointer, error `nil_value`).
+        pub value: Option<IntOrPercent>,
+        /// The total a percentage is taken of.
+        pub total: i64,
+        /// Round a percentage up (ceil) instead of down (floor).
+        pub round_up: bool,
+        /// Which parser reads the string form.
+        pub mode: Flavour,
+    }
+
+    /// `rollout.scale_int_or_percent`: the scaled value (an integer).
+    pub struct ScaleIntOrPercent;
+
+    impl Decision for ScaleIntOrPercent {
+        const ID: &'static str = "rollout.scale_int_or_percent";
+        const DOC: &'static str = "Scale an int-or-percent in the scaled, legacy or kruise flavour";
+        const SOURCE: &'static str = "k8s.io/apimachinery pkg/util/intstr/intstr.go GetScaledValueFromIntOrPercent, \
+            GetValueFromIntOrPercent; openkruise pkg/util/tools.go (ParseFloat of the percentage)";
+        const ERRORS: &'static [&'static str] =
+            &[super::NIL_VALUE, super::NOT_A_PERCENTAGE, super::INVALID_NUMBER];
+        type Input = ScaleIntOrPercentInput;
+        type Output = i64;
+
+        fn decide(i: ScaleIntOrPercentInput) -> Result<i64> {
+            scale_opt(i.value.as_ref(), i.total, i.round_up, i.mode)
+                .map_err(|e| Error { field: Some("value".into()), ..e })
+        }
+    }
 }
 
 /// Registry entries: `rollout.scale_int_or_percent` (the three flavours share this one parser).
-pub const ENTRIES: &[Entry] = &[Entry::new(
-    "rollout.scale_int_or_percent",
-    "Scale an int-or-percent in the scaled/legacy/kruise flavour (apimachinery intstr, kruise pkg/util/tools.go)",
-    scale_handler,
-)];
+pub const ENTRIES: &[Entry] = &[Entry::of::<fns::ScaleIntOrPercent>()];
 
 #[cfg(test)]
 mod tests {

@@ -25,4 +25,4 @@ pub mod compat;
 pub mod k8s;
 
 pub use error::{Error, Result};
-pub use registry::call;
+pub use registry::{Decision, call, decide};

@@ -5,6 +5,8 @@
 //! a decision function means adding one [`Entry`] to its family's table.
 
 use crate::error::{Error, Result, UNKNOWN_FN};
+use schemars::JsonSchema;
+use schemars::generate::{SchemaGenerator, SchemaSettings};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -20,8 +22,71 @@ pub enum Compare {
     NullPruned,
 }
 
-/// A JSON-in, JSON-out decision handler.
+/// A JSON-in, JSON-out decision handler (derived from a [`Decision`] by [`Entry::of`]).
 pub type Handler = fn(&Value) -> Result<Value>;
+
+/// A typed decision: the Rust input it reads, the Rust output it answers, and the one function
+/// that decides. Everything else (the JSON handler, the schema in `schemas/`, the generated Python
+/// and Go functions, `docs/fns.md`) is derived from it; see `docs/design.md` ("Adding a decision").
+///
+/// Rust callers call [`Decision::decide`] (or [`decide`]) with typed values; every other front end
+/// goes through [`call`] with the JSON shapes of the conformance vectors, which are the serde forms
+/// of `Input` and `Output`.
+pub trait Decision {
+    /// The fn id, `family.name` (e.g. `pub.status`).
+    const ID: &'static str;
+    /// One line saying what it decides.
+    const DOC: &'static str;
+    /// The OpenKruise (or Kubernetes) source whose behaviour it mirrors: file and function.
+    const SOURCE: &'static str;
+    /// The error kinds it can answer besides `invalid_input` (which every fn answers for input it
+    /// cannot read, naming the field). A conformance test checks every vector against this list.
+    const ERRORS: &'static [&'static str];
+    /// How conformance vectors compare its output.
+    const COMPARE: Compare = Compare::Exact;
+
+    /// What it reads (the vector `input` shape).
+    type Input: DeserializeOwned + JsonSchema;
+    /// What it answers (the vector `expect` shape).
+    type Output: Serialize + JsonSchema;
+
+    /// Checks on the JSON text's values before it is decoded, for what serde cannot tell apart
+    /// (e.g. a JSON array where Go's encoding/json wants an object). Default: none.
+    fn check_json(_input: &Value) -> Result<()> {
+        Ok(())
+    }
+
+    /// Decides.
+    fn decide(input: Self::Input) -> Result<Self::Output>;
+}
+
+/// Calls decision `D` with a typed input: `kruise_core::decide::<kruise_core::pub_budget::fns::Status>(input)`.
+pub fn decide<D: Decision>(input: D::Input) -> Result<D::Output> {
+    D::decide(input)
+}
+
+fn typed_handler<D: Decision>(input: &Value) -> Result<Value> {
+    D::check_json(input)?;
+    let typed: D::Input = decode(input)?;
+    encode(&D::decide(typed)?)
+}
+
+/// The typed side of an entry: where its schemas come from.
+#[derive(Debug, Clone, Copy)]
+pub struct Typed {
+    /// The OpenKruise source it mirrors ([`Decision::SOURCE`]).
+    pub source: &'static str,
+    /// Its error kinds besides `invalid_input` ([`Decision::ERRORS`]).
+    pub errors: &'static [&'static str],
+    input_schema: fn(&mut SchemaGenerator) -> schemars::Schema,
+    output_schema: fn(&mut SchemaGenerator) -> schemars::Schema,
+    input_name: fn() -> std::borrow::Cow<'static, str>,
+    output_name: fn() -> std::borrow::Cow<'static, str>,
+}
+
+fn subschema<T: JsonSchema>(g: &mut SchemaGenerator) -> schemars::Schema {
+    g.subschema_for::<T>()
+}
 
 /// One registered decision function.
 #[derive(Debug, Clone, Copy)]
@@ -34,18 +99,121 @@ pub struct Entry {
     pub handler: Handler,
     /// How vectors for this function are compared.
     pub compare: Compare,
+    /// The typed decision behind the handler (`None` only for entries not yet typed).
+    pub typed: Option<Typed>,
 }
 
 impl Entry {
-    /// An entry compared exactly.
+    /// The entry of a typed decision: its handler decodes the input, decides and encodes.
+    pub const fn of<D: Decision>() -> Self {
+        Entry {
+            id: D::ID,
+            doc: D::DOC,
+            handler: typed_handler::<D>,
+            compare: D::COMPARE,
+            typed: Some(Typed {
+                source: D::SOURCE,
+                errors: D::ERRORS,
+                input_schema: subschema::<D::Input>,
+                output_schema: subschema::<D::Output>,
+                input_name: <D::Input as JsonSchema>::schema_name,
+                output_name: <D::Output as JsonSchema>::schema_name,
+            }),
+        }
+    }
+
+    /// An untyped entry (being migrated to [`Entry::of`]).
     pub const fn new(id: &'static str, doc: &'static str, handler: Handler) -> Self {
-        Entry { id, doc, handler, compare: Compare::Exact }
+        Entry { id, doc, handler, compare: Compare::Exact, typed: None }
     }
 
     /// The same entry with another comparison rule.
     pub const fn with_compare(mut self, compare: Compare) -> Self {
         self.compare = compare;
         self
+    }
+
+    /// The JSON Schema (draft 2020-12) of this fn: `$defs.input` is what it reads (the
+    /// deserialising view: members with defaults are optional), `$defs.output` what it answers (the
+    /// serialising view), the other `$defs` the named types both use. `None` for an untyped entry.
+    ///
+    /// A named type whose two views differ (e.g. a status read with defaults and written in full)
+    /// appears twice: `$defs.<Name>` for the input and `$defs.<Name>Output` for the output.
+    pub fn schema(&self) -> Option<Value> {
+        let t = self.typed?;
+        let mut gin = SchemaSettings::draft2020_12().for_deserialize().into_generator();
+        let mut gout = SchemaSettings::draft2020_12().for_serialize().into_generator();
+        let input = (t.input_schema)(&mut gin).to_value();
+        let mut output = (t.output_schema)(&mut gout).to_value();
+        let mut defs = gin.take_definitions(true);
+        let mut out_defs = gout.take_definitions(true);
+        // Output definitions whose name is taken by a different input definition are renamed.
+        let clashes: Vec<String> = out_defs
+            .iter()
+            .filter(|(k, v)| defs.get(*k).is_some_and(|d| d != *v))
+            .map(|(k, _)| k.clone())
+            .collect();
+        if !clashes.is_empty() {
+            let rename = |v: &mut Value| rename_refs(v, &clashes);
+            rename(&mut output);
+            for v in out_defs.values_mut() {
+                rename(v);
+            }
+            for k in &clashes {
+                let v = out_defs.remove(k).expect("clash name is an output definition");
+                out_defs.insert(format!("{k}Output"), v);
+            }
+        }
+        for (k, v) in out_defs {
+            defs.entry(k).or_insert(v);
+        }
+        let mut all = serde_json::Map::new();
+        all.insert("input".into(), input);
+        all.insert("output".into(), output);
+        let mut names: Vec<_> = defs.into_iter().collect();
+        names.sort_by(|a, b| a.0.cmp(&b.0));
+        for (k, v) in names {
+            assert!(k != "input" && k != "output", "{}: a type is named {k}", self.id);
+            all.insert(k, v);
+        }
+        Some(serde_json::json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$id": format!("https://kruise-core.invalid/schemas/{}.json", self.id),
+            "title": self.id,
+            "description": self.doc,
+            "x-kruise-source": t.source,
+            "x-kruise-errors": t.errors,
+            "x-kruise-compare": match self.compare {
+                Compare::Exact => "exact",
+                Compare::ZeroPruned => "zeroPruned",
+                Compare::NullPruned => "nullPruned",
+            },
+            "x-kruise-input-type": (t.input_name)(),
+            "x-kruise-output-type": (t.output_name)(),
+            "$ref": "#/$defs/input",
+            "$defs": all,
+        }))
+    }
+}
+
+/// Rewrites `#/$defs/<name>` references to `#/$defs/<name>Output` for the clashing names.
+fn rename_refs(v: &mut Value, clashes: &[String]) {
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Object(m) => {
+                if let Some(Value::String(r)) = m.get_mut("$ref") {
+                    if let Some(name) = r.strip_prefix("#/$defs/") {
+                        if clashes.iter().any(|c| c == name) {
+                            *r = format!("#/$defs/{name}Output");
+                        }
+                    }
+                }
+                stack.extend(m.values_mut());
+            }
+            Value::Array(a) => stack.extend(a.iter_mut()),
+            _ => {}
+        }
     }
 }
 

@@ -1,0 +1,63 @@
+//! Checks of the typed registry over every vector (see `core/src/registry.rs`, `Decision`):
+//! each error kind a vector expects from a typed fn is one the fn declares in `Decision::ERRORS`
+//! (or `invalid_input`), so the generated error-kind types and `docs/fns.md` cannot miss one.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+fn vector_docs() -> Vec<(PathBuf, serde_json::Value)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("vectors");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("conformance/vectors exists")
+        .map(|e| e.expect("dir entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(&f).expect("readable vector file");
+            let doc = serde_json::from_str(&text).expect("vector file is JSON");
+            (f, doc)
+        })
+        .collect()
+}
+
+#[test]
+fn vector_error_kinds_are_declared() {
+    let mut undeclared = BTreeSet::new();
+    let mut checked = 0;
+    for (_, doc) in vector_docs() {
+        for case in doc["cases"].as_array().expect("cases") {
+            let (Some(fn_id), Some(kind)) = (case["fn"].as_str(), case["expect_error"].as_str()) else {
+                continue;
+            };
+            let entry = kruise_core::registry::lookup(fn_id).expect("registered fn id");
+            let Some(typed) = entry.typed else { continue };
+            checked += 1;
+            if kind != "invalid_input" && !typed.errors.contains(&kind) {
+                undeclared.insert(format!("{fn_id}: {kind}"));
+            }
+        }
+    }
+    assert!(checked > 0, "no error vector of a typed fn");
+    assert!(undeclared.is_empty(), "error kinds missing from Decision::ERRORS: {undeclared:#?}");
+}
+
+/// Each fn's declared error kinds are distinct and snake_case.
+#[test]
+fn declared_error_kinds_are_snake_case() {
+    for e in kruise_core::registry::entries() {
+        let Some(t) = e.typed else { continue };
+        let set: BTreeSet<_> = t.errors.iter().collect();
+        assert_eq!(set.len(), t.errors.len(), "{}: duplicate error kinds", e.id);
+        for k in t.errors {
+            assert!(
+                !k.is_empty() && k.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'),
+                "{}: error kind {k:?} is not snake_case",
+                e.id
+            );
+            assert_ne!(*k, "invalid_input", "{}: invalid_input is implied", e.id);
+        }
+    }
+}
