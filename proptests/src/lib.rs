@@ -38,7 +38,9 @@ mod tests {
     fn fixed_seed_repeats() {
         let draw = || {
             let mut runner = TestRunner::new(config(1));
-            (0..8).map(|_| (0u64..u64::MAX).new_tree(&mut runner).unwrap().current()).collect::<Vec<_>>()
+            (0..8)
+                .map(|_| (0u64..u64::MAX).new_tree(&mut runner).unwrap().current())
+                .collect::<Vec<_>>()
         };
         assert_eq!(draw(), draw());
         assert_eq!(config(7).cases, 7);
