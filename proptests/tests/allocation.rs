@@ -151,7 +151,7 @@ fn run(spec: &UdSpec, views: &BTreeMap<String, SubsetView>) -> Allocation {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(400))]
+    #![proptest_config(kruise_proptests::config(400))]
 
     #[test]
     fn specific_sums_to_total((spec, views) in scenario(Mode::Specific)) {

@@ -202,7 +202,7 @@ fn norm(v: &Value) -> Value {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    #![proptest_config(kruise_proptests::config(256))]
 
     #[test]
     fn identical_schema_kinds_round_trip_exactly(o in simple_kinds()) {

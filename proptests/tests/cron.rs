@@ -58,7 +58,7 @@ fn matches_in(f: &SpecFields, t: Timestamp, off: Offset) -> bool {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+    #![proptest_config(kruise_proptests::config(2000))]
 
     #[test]
     fn next_is_after_and_a_match(spec in schedule(), t in instant(), z in zone()) {

@@ -106,7 +106,7 @@ const OPS: [Option<&str>; 5] = [
 ];
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    #![proptest_config(kruise_proptests::config(256))]
 
     #[test]
     fn admission_never_exceeds_the_budget(
@@ -303,7 +303,7 @@ fn json_value() -> impl Strategy<Value = serde_json::Value> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+    #![proptest_config(kruise_proptests::config(512))]
 
     /// Whatever JSON arrives, every pub.* function answers with a value or a typed error.
     #[test]

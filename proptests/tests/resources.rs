@@ -42,7 +42,7 @@ fn eval_q<'a>(e: &'a Expression, vars: &[(&str, Var<'a>)]) -> Option<Quantity<'a
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(2000))]
+    #![proptest_config(kruise_proptests::config(2000))]
 
     #[test]
     fn canonical_round_trip(text in quantity_text()) {
@@ -113,7 +113,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(3000))]
+    #![proptest_config(kruise_proptests::config(3000))]
 
     /// One-pass evaluation (used by `resources.eval`) and compiled evaluation agree.
     #[test]

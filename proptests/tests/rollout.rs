@@ -15,7 +15,7 @@ fn pct(p: i64) -> String {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+    #![proptest_config(kruise_proptests::config(512))]
 
     #[test]
     fn floor_le_ceil_and_differ_by_at_most_one(p in -100_000i64..=100_000, t in 0i64..=1_000_000) {
