@@ -15,7 +15,7 @@ use serde_json::Value;
 pub const ANN_CONFIG_SOURCE: &str = "kubernetes.io/config.source";
 
 /// The classification of an update (`pub.classify_update`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct UpdateClass {
     /// The spec changed, or the new pod gained an unavailable label.

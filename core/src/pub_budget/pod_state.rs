@@ -32,7 +32,7 @@ pub const ANN_SIDECARSET_STATE: &str = "kruise.io/sidecarset-inplace-update-stat
 pub const ENV_IS_INJECTED: &str = "IS_INJECTED";
 
 /// The three predicates together (`pub.pod_state`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct PodState {
     /// Phase not Succeeded/Failed and no deletionTimestamp.
     pub active: bool,
