@@ -59,33 +59,16 @@ fn s<'a>(v: &'a Value, path: &[&str]) -> Option<&'a str> {
         .and_then(Value::as_str)
 }
 
-/// Namespace of an object as kubectl would create it: `metadata.namespace`, else `default`.
-fn namespace_of(v: &Value) -> &str {
-    s(v, &["metadata", "namespace"]).filter(|n| !n.is_empty()).unwrap_or("default")
-}
-
 /// The children of the ACJ among `jobs`, as the controller lists them (`cron.children`): the
-/// template's kind, and of those the objects in its namespace whose controller owner reference
-/// names it. Objects without a namespace are taken to be in `default`, where kubectl puts them.
-/// Answers the listed kind and the owned jobs.
+/// template's kind, and of those the objects in its namespace (any, when the manifest names none)
+/// whose controller owner reference names it. Answers the listed kind and the owned jobs.
 fn owned_children<'a>(acj: &Value, name: &str, spec: &Value, jobs: &'a [Value]) -> Result<(String, Vec<&'a Value>), CliError> {
-    let jobs_in: Vec<Value> = jobs
-        .iter()
-        .map(|j| {
-            let ns = namespace_of(j).to_string();
-            let mut j = j.clone();
-            if let Some(m) = j.get_mut("metadata").and_then(Value::as_object_mut) {
-                m.insert("namespace".into(), json!(ns));
-            }
-            j
-        })
-        .collect();
     let input = json!({
         "advancedCronJob": {
-            "metadata": {"name": name, "namespace": namespace_of(acj)},
+            "metadata": {"name": name, "namespace": s(acj, &["metadata", "namespace"]).unwrap_or("")},
             "spec": {"template": spec.get("template").cloned().unwrap_or(json!({}))},
         },
-        "jobs": jobs_in,
+        "jobs": jobs,
     });
     let out = kruise_core::call("cron.children", &input)?;
     let kind = out["kind"].as_str().unwrap_or("").to_string();
@@ -284,7 +267,7 @@ mod tests {
     /// without owner references is not the controller's.
     #[test]
     fn explain_lists_the_children_the_controller_lists() {
-        let acj = input::parse_one(SEED, "seed").unwrap();
+        let mut acj = input::parse_one(SEED, "seed").unwrap();
         let jobs = [
             child("mine", None, Some(("acj-image-pull", true))),
             child("mine-default", Some("default"), Some(("acj-image-pull", true))),
@@ -293,9 +276,16 @@ mod tests {
             child("other-acj", None, Some(("other", true))),
             child("other-namespace", Some("kube-system"), Some(("acj-image-pull", true))),
         ];
-        let out = explain_value(&acj, &jobs, DEFAULT_NOW, Some("2026-06-21T07:30:00Z")).unwrap();
-        assert!(out.contains("(created 2026-06-21T07:30:00Z, 2 ImageListPullJob children)"), "{out}");
-        let children: Vec<&str> = out.lines().filter(|l| l.starts_with("  child ")).collect();
-        assert_eq!(children, ["  child mine active", "  child mine-default active"]);
+        let listed = |acj: &Value| {
+            let out = explain_value(acj, &jobs, DEFAULT_NOW, Some("2026-06-21T07:30:00Z")).unwrap();
+            let children: Vec<String> =
+                out.lines().filter(|l| l.starts_with("  child ")).map(str::to_string).collect();
+            assert!(out.contains(&format!("(created 2026-06-21T07:30:00Z, {} ImageListPullJob children)", children.len())));
+            children
+        };
+        // No namespace in the manifest: every namespace.
+        assert_eq!(listed(&acj), ["  child mine active", "  child mine-default active", "  child other-namespace active"]);
+        acj["metadata"]["namespace"] = json!("default");
+        assert_eq!(listed(&acj), ["  child mine-default active"]);
     }
 }

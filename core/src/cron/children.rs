@@ -30,8 +30,8 @@ pub const V1BETA1: &str = "apps.kruise.io/v1beta1";
 pub struct OwnerMeta {
     /// `metadata.name`: what a child's controller reference must name.
     pub name: String,
-    /// `metadata.namespace`: children are listed in this namespace only; null or absent: `""`
-    /// (compared as given, so children must then carry no namespace either).
+    /// `metadata.namespace`: children are listed in this namespace only; null, absent or `""`:
+    /// every namespace (`client.InNamespace("")` lists across namespaces).
     #[serde(default, deserialize_with = "crate::k8s::null_as_default")]
     #[schemars(with = "Option<String>")]
     pub namespace: String,
@@ -231,14 +231,14 @@ fn of_kind(kind: ChildKind, job: &ChildObject) -> bool {
 }
 
 /// The children of `input.advanced_cron_job` among `input.jobs`: of the listed kind, in its
-/// namespace, indexed under its name. Never fails.
+/// namespace (any namespace when it has none), indexed under its name. Never fails.
 pub fn children(input: &ChildrenInput) -> ChildrenOutput {
     let acj = &input.advanced_cron_job;
     let kind = acj.spec.template.kind();
     let mut out = ChildrenOutput { kind, owned: Vec::new(), names: Vec::new() };
     for (i, job) in input.jobs.iter().enumerate() {
         if of_kind(kind, job)
-            && job.metadata.namespace == acj.metadata.namespace
+            && (acj.metadata.namespace.is_empty() || job.metadata.namespace == acj.metadata.namespace)
             && controller_index(kind, &job.metadata) == Some(acj.metadata.name.as_str())
         {
             out.owned.push(i);
