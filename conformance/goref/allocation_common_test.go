@@ -12,8 +12,6 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
@@ -186,7 +184,7 @@ func (d diffFn) compare(t *testing.T, r *tally, label string, input any) {
 func (d diffFn) checkVectorsReference(t *testing.T, area string) {
 	t.Helper()
 	n, logged := 0, 0
-	for _, c := range loadVectorsAll(t, area, d.fn) {
+	for _, c := range loadVectors(t, area, d.fn) {
 		n++
 		o := callRef(d.ref, c.Input)
 		ok := false
@@ -238,7 +236,7 @@ func allowedClass(family string, classes []string) string {
 func (d diffFn) compareVectors(t *testing.T, area string) {
 	t.Helper()
 	var r tally
-	for _, c := range loadVectorsAll(t, area, d.fn) {
+	for _, c := range loadVectors(t, area, d.fn) {
 		d.compare(t, &r, "vector "+c.Name, c.Input)
 	}
 	r.report(t, d.fn+" vectors")
@@ -286,38 +284,6 @@ func (d diffFn) checkCoverage(t *testing.T, inputs []any, min int, want ...strin
 			t.Errorf("%s: outcome %s reached only %d times (want >= %d)", d.fn, w, seen[w], min)
 		}
 	}
-}
-
-// loadVectorsAll returns the cases of fn in every ../vectors/*.json file (as every runner globs
-// them: the shared <area>.json and the files added later); area must hold at least one.
-func loadVectorsAll(t *testing.T, area, fn string) []vectorCase {
-	t.Helper()
-	out := loadVectors(t, area, fn)
-	files, err := filepath.Glob(filepath.Join("..", "vectors", "*.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range files {
-		if filepath.Base(f) == area+".json" {
-			continue
-		}
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatalf("read vectors: %v", err)
-		}
-		var doc struct {
-			Cases []vectorCase `json:"cases"`
-		}
-		if err := json.Unmarshal(data, &doc); err != nil {
-			t.Fatalf("parse vectors %s: %v", f, err)
-		}
-		for _, c := range doc.Cases {
-			if c.Fn == fn {
-				out = append(out, c)
-			}
-		}
-	}
-	return out
 }
 
 // gen is the random source of a generator, with helpers biased to edge values.

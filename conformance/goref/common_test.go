@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -61,27 +62,43 @@ type vectorCase struct {
 	ExpectError string          `json:"expect_error"`
 }
 
-// loadVectors returns the cases of ../vectors/<area>.json whose fn is fn.
+// loadVectors returns the cases of fn in every ../vectors/*.json file, as every runner globs them:
+// the shared <area>.json first (which must hold at least one), then the files added later in name
+// order (fix and edge-case vectors are replayed against the reference too).
 func loadVectors(t *testing.T, area, fn string) []vectorCase {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "vectors", area+".json"))
-	if err != nil {
-		t.Fatalf("read vectors: %v", err)
-	}
-	var doc struct {
-		Cases []vectorCase `json:"cases"`
-	}
-	if err := json.Unmarshal(data, &doc); err != nil {
-		t.Fatalf("parse vectors %s: %v", area, err)
-	}
-	var out []vectorCase
-	for _, c := range doc.Cases {
-		if c.Fn == fn {
-			out = append(out, c)
+	read := func(path string) []vectorCase {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("read vectors: %v", err)
 		}
+		var doc struct {
+			Cases []vectorCase `json:"cases"`
+		}
+		if err := json.Unmarshal(data, &doc); err != nil {
+			t.Fatalf("parse vectors %s: %v", path, err)
+		}
+		var out []vectorCase
+		for _, c := range doc.Cases {
+			if c.Fn == fn {
+				out = append(out, c)
+			}
+		}
+		return out
 	}
+	out := read(filepath.Join("..", "vectors", area+".json"))
 	if len(out) == 0 {
 		t.Fatalf("no %s case in %s.json", fn, area)
+	}
+	files, err := filepath.Glob(filepath.Join("..", "vectors", "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(files)
+	for _, f := range files {
+		if filepath.Base(f) != area+".json" {
+			out = append(out, read(f)...)
+		}
 	}
 	return out
 }

@@ -15,6 +15,7 @@
 package goref
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -241,7 +242,13 @@ func decideDeviation(t testing.TB, in decideInput, panicked any) string {
 		Template map[string]json.RawMessage `json:"template"`
 	}
 	_ = json.Unmarshal(in.Spec, &tmpl)
-	if panicked != nil && strings.Contains(fmt.Sprint(panicked), "nil pointer") && len(tmpl.Template) == 0 {
+	noTemplate := true // no member, or every member null (Go reads both as no template)
+	for _, v := range tmpl.Template {
+		if string(bytes.TrimSpace(v)) != "null" {
+			noTemplate = false
+		}
+	}
+	if panicked != nil && strings.Contains(fmt.Sprint(panicked), "nil pointer") && noTemplate {
 		return "empty-template-panic" // no template at all: the controller builds a BroadcastJob from a nil template
 	}
 	var spec struct {

@@ -8,6 +8,10 @@ use crate::error::{Error, Result};
 use serde_json::{Map, Value, json};
 use std::sync::LazyLock;
 
+/// Error kind: a SidecarSet container's `transferEnv[].sourceContainerNameFrom` has no `fieldRef`
+/// (OpenKruise v1.9.0's defaulting dereferences it; the webhook request fails).
+pub const FIELD_REF_MISSING: &str = "field_ref_missing";
+
 /// Feature gates read by the StatefulSet defaults.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Gates {
@@ -307,10 +311,19 @@ fn container(c: &mut Obj, path: &str) -> Result<()> {
         }
     }
     if let Some(Value::Array(te)) = c.get_mut("transferEnv") {
-        for t in te.iter_mut().filter_map(Value::as_object_mut) {
-            if let Some(Value::Object(from)) = t.get_mut("sourceContainerNameFrom") {
-                field_ref(from);
+        for (n, t) in te.iter_mut().enumerate() {
+            let Some(Value::Object(from)) = t.get_mut("sourceContainerNameFrom") else { continue };
+            // v1.9.0 defaults `sourceContainerNameFrom.fieldRef` without checking that it is set
+            // (apis/apps/defaults/v1beta1.go setDefaultContainerV1beta1): without one the mutating
+            // webhook dereferences a nil pointer and the request fails. Refuse it here.
+            if matches!(from.get("fieldRef"), None | Some(Value::Null)) {
+                return Err(Error::at(
+                    FIELD_REF_MISSING,
+                    format!("{path}.transferEnv[{n}].sourceContainerNameFrom.fieldRef"),
+                    "sourceContainerNameFrom without fieldRef: OpenKruise's defaulting dereferences the missing fieldRef and the webhook fails",
+                ));
             }
+            field_ref(from);
         }
     }
     if let Some(Value::Object(res)) = c.get_mut("resources") {
