@@ -636,7 +636,7 @@ func TestPubPodStateVectors(t *testing.T) {
 	requireFn(t, fnPubPodState, map[string]any{"pod": map[string]any{}})
 	var r tally
 	var refVec tally // the reference against each vector's expected answer
-	for _, c := range loadVectorsAll(t, "pub", fnPubPodState) {
+	for _, c := range loadVectors(t, "pub", fnPubPodState) {
 		var in struct {
 			Pod map[string]any `json:"pod"`
 		}
@@ -714,7 +714,7 @@ func TestPubClassifyVectors(t *testing.T) {
 	requireFn(t, fnPubClassify, map[string]any{"oldPod": map[string]any{}, "newPod": map[string]any{}})
 	var r tally
 	var refVec tally // the reference against each vector's expected answer
-	for _, c := range loadVectorsAll(t, "pub", fnPubClassify) {
+	for _, c := range loadVectors(t, "pub", fnPubClassify) {
 		var in struct {
 			OldPod map[string]any `json:"oldPod"`
 			NewPod map[string]any `json:"newPod"`
