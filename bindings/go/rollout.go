@@ -1,35 +1,5 @@
 package kruisecore
 
-import (
-	"encoding/json"
-	"strconv"
-)
-
-// IntOrPercent is Kubernetes' IntOrString as the rollout fields use it: an int32 or a string such
-// as "25%". The zero value is the integer 0. It marshals to the same JSON as IntOrString.
-type IntOrPercent struct {
-	// IsString selects StrVal over IntVal.
-	IsString bool
-	// IntVal is the integer form.
-	IntVal int32
-	// StrVal is the string form, kept verbatim (e.g. "50%", "5%0").
-	StrVal string
-}
-
-// FromInt is the integer form of an IntOrPercent.
-func FromInt(i int32) IntOrPercent { return IntOrPercent{IntVal: i} }
-
-// FromString is the string form of an IntOrPercent, e.g. FromString("25%").
-func FromString(s string) IntOrPercent { return IntOrPercent{IsString: true, StrVal: s} }
-
-// MarshalJSON writes a JSON number or a JSON string.
-func (v IntOrPercent) MarshalJSON() ([]byte, error) {
-	if v.IsString {
-		return json.Marshal(v.StrVal)
-	}
-	return []byte(strconv.FormatInt(int64(v.IntVal), 10)), nil
-}
-
 // ScaleMode picks which of OpenKruise's three int-or-percent parsers reads a string.
 type ScaleMode string
 
@@ -45,17 +15,9 @@ const (
 	ScaleModeKruise ScaleMode = "kruise"
 )
 
-// scaleViaCall is ScaleIntOrPercent through the generic JSON entry point.
+// scaleViaCall is ScaleIntOrPercent through the generated RolloutScaleIntOrPercent (JSON).
 func scaleViaCall(v *IntOrPercent, total int64, roundUp bool, mode ScaleMode) (int64, error) {
-	in := struct {
-		Value   *IntOrPercent `json:"value"`
-		Total   int64         `json:"total"`
-		RoundUp bool          `json:"roundUp"`
-		Mode    ScaleMode     `json:"mode"`
-	}{v, total, roundUp, mode}
-	var out int64
-	err := callTyped("rollout.scale_int_or_percent", in, &out)
-	return out, err
+	return RolloutScaleIntOrPercent(RolloutScaleIntOrPercentInput{Value: v, Total: total, RoundUp: roundUp, Mode: RolloutFlavour(mode)})
 }
 
 // Partition is a resolved partition: pods (or nodes) kept on the old revision, and how many may be
