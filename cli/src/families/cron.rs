@@ -23,7 +23,10 @@ pub fn demo(_args: &DemoArgs) -> Result<String, CliError> {
         "apiVersion": "apps.kruise.io/v1beta1",
         "kind": "ImageListPullJob",
         "metadata": {"name": "acj-image-pull-1782028800",
-                     "annotations": {SCHEDULED_AT: "2026-06-21T08:00:00Z"}},
+                     "annotations": {SCHEDULED_AT: "2026-06-21T08:00:00Z"},
+                     "ownerReferences": [{"apiVersion": "apps.kruise.io/v1beta1", "kind": "AdvancedCronJob",
+                                          "name": "acj-image-pull", "uid": "6b0f4c1e-0000-4000-8000-000000000001",
+                                          "controller": true, "blockOwnerDeletion": true}]},
         "status": {"desired": 2, "succeeded": 1, "startTime": "2026-06-21T08:00:01Z"}
     });
     let mut out = String::from(
@@ -56,23 +59,43 @@ fn s<'a>(v: &'a Value, path: &[&str]) -> Option<&'a str> {
         .and_then(Value::as_str)
 }
 
-/// Whether a child belongs to the ACJ: no controller owner at all (a hand-written list), or a
-/// controller owner reference naming it.
-fn owned_by(job: &Value, acj_name: &str) -> bool {
-    let Some(refs) = job
-        .pointer("/metadata/ownerReferences")
-        .and_then(Value::as_array)
-    else {
-        return true;
-    };
-    let controllers: Vec<&Value> = refs
+/// Namespace of an object as kubectl would create it: `metadata.namespace`, else `default`.
+fn namespace_of(v: &Value) -> &str {
+    s(v, &["metadata", "namespace"]).filter(|n| !n.is_empty()).unwrap_or("default")
+}
+
+/// The children of the ACJ among `jobs`, as the controller lists them (`cron.children`): the
+/// template's kind, and of those the objects in its namespace whose controller owner reference
+/// names it. Objects without a namespace are taken to be in `default`, where kubectl puts them.
+/// Answers the listed kind and the owned jobs.
+fn owned_children<'a>(acj: &Value, name: &str, spec: &Value, jobs: &'a [Value]) -> Result<(String, Vec<&'a Value>), CliError> {
+    let jobs_in: Vec<Value> = jobs
         .iter()
-        .filter(|r| r.get("controller") == Some(&Value::Bool(true)))
+        .map(|j| {
+            let ns = namespace_of(j).to_string();
+            let mut j = j.clone();
+            if let Some(m) = j.get_mut("metadata").and_then(Value::as_object_mut) {
+                m.insert("namespace".into(), json!(ns));
+            }
+            j
+        })
         .collect();
-    controllers.is_empty()
-        || controllers
-            .iter()
-            .any(|r| s(r, &["name"]) == Some(acj_name))
+    let input = json!({
+        "advancedCronJob": {
+            "metadata": {"name": name, "namespace": namespace_of(acj)},
+            "spec": {"template": spec.get("template").cloned().unwrap_or(json!({}))},
+        },
+        "jobs": jobs_in,
+    });
+    let out = kruise_core::call("cron.children", &input)?;
+    let kind = out["kind"].as_str().unwrap_or("").to_string();
+    let owned = out["owned"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|i| i.as_u64().and_then(|i| jobs.get(usize::try_from(i).ok()?)))
+        .collect();
+    Ok((kind, owned))
 }
 
 fn explain_value(
@@ -155,18 +178,10 @@ fn explain_value(
         }
     }
 
-    // The decision, with the children that belong to this ACJ and are of its template's kind.
-    let kind = cron::decide::TemplateRefs {
-        job_template: spec.pointer("/template/jobTemplate").cloned(),
-        broadcast_job_template: spec.pointer("/template/broadcastJobTemplate").cloned(),
-        image_list_pull_job_template: spec.pointer("/template/imageListPullJobTemplate").cloned(),
-    }
-    .kind();
+    // The decision, with the children the controller lists for this ACJ.
+    let (kind, owned) = owned_children(acj, name, &spec, jobs)?;
     let mut children = Vec::new();
-    for j in jobs {
-        if !owned_by(j, name) || s(j, &["kind"]).is_some_and(|k| k != kind) {
-            continue;
-        }
+    for j in owned {
         let state = kruise_core::call(
             "cron.jobState",
             &json!({"kind": kind, "status": j.get("status").cloned().unwrap_or(json!({}))}),
@@ -246,4 +261,41 @@ fn explain_value(
             .map_or("-".to_string(), |s| format!("{s}s"))
     );
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn child(name: &str, ns: Option<&str>, owner: Option<(&str, bool)>) -> Value {
+        let mut meta = json!({"name": name, "annotations": {SCHEDULED_AT: "2026-06-21T08:00:00Z"}});
+        if let Some(ns) = ns {
+            meta["namespace"] = json!(ns);
+        }
+        if let Some((owner, controller)) = owner {
+            meta["ownerReferences"] = json!([{"apiVersion": "apps.kruise.io/v1beta1", "kind": "AdvancedCronJob",
+                                              "name": owner, "uid": "u", "controller": controller}]);
+        }
+        json!({"apiVersion": "apps.kruise.io/v1beta1", "kind": "ImageListPullJob", "metadata": meta,
+               "status": {"desired": 2, "succeeded": 1}})
+    }
+
+    /// Only children whose controller reference names the ACJ, in its namespace, count; a child
+    /// without owner references is not the controller's.
+    #[test]
+    fn explain_lists_the_children_the_controller_lists() {
+        let acj = input::parse_one(SEED, "seed").unwrap();
+        let jobs = [
+            child("mine", None, Some(("acj-image-pull", true))),
+            child("mine-default", Some("default"), Some(("acj-image-pull", true))),
+            child("orphan", None, None),
+            child("not-controller", None, Some(("acj-image-pull", false))),
+            child("other-acj", None, Some(("other", true))),
+            child("other-namespace", Some("kube-system"), Some(("acj-image-pull", true))),
+        ];
+        let out = explain_value(&acj, &jobs, DEFAULT_NOW, Some("2026-06-21T07:30:00Z")).unwrap();
+        assert!(out.contains("(created 2026-06-21T07:30:00Z, 2 ImageListPullJob children)"), "{out}");
+        let children: Vec<&str> = out.lines().filter(|l| l.starts_with("  child ")).collect();
+        assert_eq!(children, ["  child mine active", "  child mine-default active"]);
+    }
 }

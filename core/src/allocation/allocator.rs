@@ -6,6 +6,7 @@ use super::types::{UdSpec, UnschedulableStatus};
 use super::{elastic, reservation, specific};
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// Error kind: two subsets share a name (the reference keys everything by name).
 pub const DUPLICATE_SUBSET_NAME: &str = "duplicate_subset_name";
@@ -13,7 +14,7 @@ pub const DUPLICATE_SUBSET_NAME: &str = "duplicate_subset_name";
 pub const MIN_GREATER_THAN_MAX: &str = "min_greater_than_max";
 
 /// The four allocators (first match wins, as in `NewReplicaAllocator`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub enum AllocatorKind {
     /// Fixed counts / percentages, leftovers spread evenly.
     #[serde(rename = "specific")]
@@ -61,15 +62,31 @@ pub struct SubsetView {
     pub status: UnschedulableStatus,
 }
 
-/// An allocation: replicas per subset in `spec.topology.subsets` order.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// An allocation: replicas per subset in `spec.topology.subsets` order. It is also the
+/// `allocation.next_replicas` answer: `{"allocator", "replicas": {subset name: replicas},
+/// "temporaryReplicas"}` (the last only for the reservation allocator).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct Allocation {
     /// The allocator that ran.
     pub allocator: AllocatorKind,
-    /// `(subset name, replicas)` in subset order; one entry per subset.
+    /// `(subset name, replicas)` in subset order; one entry per subset (names are unique). In
+    /// JSON an object from subset name to its replicas.
+    #[serde(serialize_with = "pairs_as_map")]
+    #[schemars(with = "BTreeMap<String, i64>")]
     pub replicas: Vec<(String, i64)>,
-    /// Reservation only: allocated replicas standing in for pods expected to stay unavailable.
+    /// Reservation only: allocated replicas standing in for pods expected to stay unavailable
+    /// (absent for the other allocators).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "i64")]
     pub temporary_replicas: Option<i64>,
+}
+
+fn pairs_as_map<S: serde::Serializer>(
+    pairs: &[(String, i64)],
+    s: S,
+) -> std::result::Result<S::Ok, S::Error> {
+    s.collect_map(pairs.iter().map(|(k, v)| (k, v)))
 }
 
 impl Allocation {

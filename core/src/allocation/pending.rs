@@ -88,15 +88,43 @@ impl Requeue {
     }
 }
 
-/// A nanosecond delay as JSON seconds: an integer when whole, else a float.
-pub fn seconds_json(nanos: i128) -> serde_json::Value {
-    if nanos % NANOS_PER_SEC == 0 {
-        let s = nanos / NANOS_PER_SEC;
-        i64::try_from(s).map_or_else(
-            |_| serde_json::Value::from(s as f64),
-            serde_json::Value::from,
-        )
-    } else {
-        serde_json::Value::from(nanos as f64 / NANOS_PER_SEC as f64)
+/// A delay in seconds as the JSON answers carry it. Held as nanoseconds (Go's `time.Duration`);
+/// written as a JSON integer when it is a whole number of seconds that fits int64, otherwise as
+/// a float (e.g. `0.5`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Seconds(pub i128);
+
+impl Seconds {
+    /// The delay in nanoseconds.
+    pub fn nanos(self) -> i128 {
+        self.0
+    }
+}
+
+impl serde::Serialize for Seconds {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        let nanos = self.0;
+        if nanos % NANOS_PER_SEC == 0 {
+            let secs = nanos / NANOS_PER_SEC;
+            match i64::try_from(secs) {
+                Ok(v) => s.serialize_i64(v),
+                Err(_) => s.serialize_f64(secs as f64),
+            }
+        } else {
+            s.serialize_f64(nanos as f64 / NANOS_PER_SEC as f64)
+        }
+    }
+}
+
+impl schemars::JsonSchema for Seconds {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Seconds".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "number",
+            "description": "A delay in seconds: an integer when whole, otherwise a fraction (nanosecond precision)."
+        })
     }
 }

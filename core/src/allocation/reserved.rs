@@ -1,5 +1,5 @@
 //! Whether a pod is really reserved (`CheckPodReallyInReservedStatus`, OpenKruise v1.9
-//! `pkg/controller/uniteddeployment/subset.go`).
+//! `pkg/controller/uniteddeployment/uniteddeployment_controller_utils.go`).
 
 use super::pending::{NANOS_PER_SEC, pending_timeout};
 use super::types::Pod;

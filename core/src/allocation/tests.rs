@@ -328,3 +328,79 @@ fn nulls_read_as_unset() {
     .unwrap();
     assert_eq!(out, json!(["template_required"]));
 }
+
+/// The decisions called with typed values (no JSON), and the typed outputs' JSON forms.
+#[test]
+fn typed_decisions_without_json() {
+    use super::fns::*;
+    let created = crate::time::parse_rfc3339("2026-06-21T09:59:30.5Z");
+    let pod = Pod {
+        metadata: PodMeta {
+            name: "p".into(),
+            creation_timestamp: created,
+            ..Default::default()
+        },
+        spec: None,
+        status: Some(PodStatus {
+            phase: Some("Pending".into()),
+            conditions: vec![Condition {
+                type_: "PodScheduled".into(),
+                status: "False".into(),
+                reason: "Unschedulable".into(),
+                ..Default::default()
+            }],
+        }),
+    };
+    let input = PendingTimeoutInput {
+        pod: pod.clone(),
+        timeout_seconds: 30,
+        now: "2026-06-21T10:00:00Z".into(),
+    };
+    let out = crate::decide::<PendingTimeout>(input).unwrap();
+    assert_eq!(
+        out,
+        PendingTimeoutOutput {
+            timed_out: false,
+            next_check_after_seconds: Some(Seconds(500_000_000)),
+        }
+    );
+    // a fraction of a second is a float, a whole number of seconds an integer, none is null
+    assert_eq!(
+        crate::registry::encode(&out).unwrap(),
+        json!({"timedOut": false, "nextCheckAfterSeconds": 0.5})
+    );
+    assert_eq!(
+        crate::registry::encode(&Seconds(15_000_000_000))
+            .unwrap()
+            .to_string(),
+        "15"
+    );
+    // an old-revision pod needs the UnitedDeploymentUpdated time: the error names the input field
+    let mut old = pod;
+    old.metadata
+        .labels
+        .insert(REVISION_LABEL.into(), "rev-0".into());
+    let e = crate::decide::<PodReserved>(PodReservedInput {
+        pod: old,
+        updated_revision: "rev-1".into(),
+        updated_condition_last_transition_time: None,
+        pending_timeout_seconds: 10,
+        min_ready_seconds: 5,
+        now: "2026-06-21T10:00:00Z".into(),
+    })
+    .unwrap_err();
+    assert_eq!(
+        (e.kind, e.field.as_deref()),
+        ("invalid_input", Some("updatedConditionLastTransitionTime"))
+    );
+    let v = crate::decide::<Validate>(ValidateInput::default()).unwrap();
+    assert_eq!(v, vec!["template_required".to_string()]);
+    let r = crate::decide::<RemarkRecovered>(RemarkRecoveredInput {
+        unschedulable: false,
+        marked_as_unschedulable: true,
+        current_replicas: 2,
+        next_replicas: 3,
+    })
+    .unwrap();
+    assert!(r.mark_unschedulable);
+}

@@ -6,6 +6,7 @@
 
 use crate::intstr::IntOrPercent;
 use jiff::Timestamp;
+use schemars::JsonSchema;
 use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -25,75 +26,81 @@ pub const DEFAULT_RESCHEDULE_CRITICAL_SECONDS: i32 = 30;
 pub const DEFAULT_UNSCHEDULABLE_DURATION: i32 = 300;
 
 /// `spec` of a UnitedDeployment (only the fields allocation and its webhook rules read).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct UdSpec {
     /// Total desired pods (int32); `None` = unset (absent or null).
     #[serde(default)]
     pub replicas: Option<i32>,
-    /// Workload templates; only their presence is checked.
+    /// Workload templates (absent or null = none); only which of them are present is checked.
     #[serde(default)]
     pub template: Option<Template>,
-    /// Subsets and schedule strategy.
+    /// Subsets and schedule strategy (absent or null = no subsets, Fixed).
     #[serde(default, deserialize_with = "null_as_default")]
+    #[schemars(with = "Option<Topology>")]
     pub topology: Topology,
-    /// Update strategy (manual partitions are validated against subset names).
+    /// Update strategy (absent or null = none; manual partitions are validated against subset names).
     #[serde(default)]
     pub update_strategy: Option<UpdateStrategy>,
 }
 
-/// `spec.template`: exactly one of the four should be present.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+/// `spec.template`: exactly one of the four should be present. Each is carried verbatim (any
+/// JSON); only whether it is present counts (absent or null = not present).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Template {
-    /// apps/v1 StatefulSet template.
+    /// apps/v1 StatefulSet template (verbatim).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stateful_set_template: Option<serde_json::Value>,
-    /// Advanced StatefulSet template.
+    /// Advanced StatefulSet template (verbatim).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub advanced_stateful_set_template: Option<serde_json::Value>,
-    /// CloneSet template.
+    /// CloneSet template (verbatim).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clone_set_template: Option<serde_json::Value>,
-    /// apps/v1 Deployment template.
+    /// apps/v1 Deployment template (verbatim).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deployment_template: Option<serde_json::Value>,
 }
 
 /// `spec.topology`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Topology {
-    /// Subsets, in priority order (null = none).
+    /// Subsets, in priority order (absent or null = none).
     #[serde(default, deserialize_with = "null_as_default")]
+    #[schemars(with = "Option<Vec<Subset>>")]
     pub subsets: Vec<Subset>,
-    /// Schedule strategy.
+    /// Schedule strategy (absent or null = Fixed).
     #[serde(default, deserialize_with = "null_as_default")]
+    #[schemars(with = "Option<ScheduleStrategy>")]
     pub schedule_strategy: ScheduleStrategy,
 }
 
 /// One `spec.topology.subsets[]` entry. Replica fields are int-or-percent (`3` or `"30%"`).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Subset {
     /// Subset name (a DNS label; absent or null reads as `""`, as Go decodes it).
     #[serde(default, deserialize_with = "null_as_default")]
+    #[schemars(with = "Option<String>")]
     pub name: String,
-    /// Fixed replicas of this subset.
+    /// Fixed replicas of this subset: an int32 or a percentage of `spec.replicas` (absent or
+    /// null = unset).
     #[serde(
         default,
         deserialize_with = "de_int_or_percent",
         skip_serializing_if = "Option::is_none"
     )]
     pub replicas: Option<IntOrPercent>,
-    /// Lower bound (elastic allocation).
+    /// Lower bound (elastic allocation): an int32 or a percentage (absent or null = 0).
     #[serde(
         default,
         deserialize_with = "de_int_or_percent",
         skip_serializing_if = "Option::is_none"
     )]
     pub min_replicas: Option<IntOrPercent>,
-    /// Upper bound (elastic allocation).
+    /// Upper bound (elastic allocation): an int32 or a percentage (absent or null = unlimited).
     #[serde(
         default,
         deserialize_with = "de_int_or_percent",
@@ -103,28 +110,30 @@ pub struct Subset {
 }
 
 /// `spec.topology.scheduleStrategy`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ScheduleStrategy {
-    /// `"Adaptive"`, `"Fixed"` or `""` (= Fixed).
+    /// `"Adaptive"`, `"Fixed"` or `""` (absent, null or `""` = Fixed).
     #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
-    /// Adaptive options.
+    /// Adaptive options (absent or null = the defaults, no reservation).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub adaptive: Option<AdaptiveStrategy>,
 }
 
 /// `scheduleStrategy.adaptive`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AdaptiveStrategy {
-    /// Seconds a pod may stay unschedulable-pending before it counts as timed out (default 30).
+    /// Seconds a pod may stay unschedulable-pending before it counts as timed out (int32;
+    /// absent or null = 30).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reschedule_critical_seconds: Option<i32>,
-    /// Seconds a subset stays marked unschedulable (default 300).
+    /// Seconds a subset stays marked unschedulable (int32; absent or null = 300).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unschedulable_duration: Option<i32>,
-    /// Keep unschedulable pods in place and create temporary replicas elsewhere (v1.9).
+    /// Keep unschedulable pods in place and create temporary replicas elsewhere (v1.9; absent or
+    /// null = false).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reserve_unschedulable_pods: Option<bool>,
 }
@@ -164,183 +173,202 @@ impl ScheduleStrategy {
 }
 
 /// `spec.updateStrategy`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct UpdateStrategy {
-    /// Manual update partitions.
+    /// Manual update partitions (absent or null = none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub manual_update: Option<ManualUpdate>,
 }
 
 /// `spec.updateStrategy.manualUpdate`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ManualUpdate {
-    /// Subset name -> partition.
+    /// Subset name -> partition (int32; absent or null = none).
     #[serde(default, deserialize_with = "null_as_default")]
+    #[schemars(with = "Option<BTreeMap<String, i32>>")]
     pub partitions: BTreeMap<String, i32>,
 }
 
 /// An existing subset workload (StatefulSet/CloneSet/Deployment) and its pods.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Workload {
-    /// Workload spec (`replicas`, 0 when absent).
+    /// Workload spec (absent or null = `replicas` 0).
     #[serde(default, deserialize_with = "null_as_default")]
+    #[schemars(with = "Option<WorkloadSpec>")]
     pub spec: WorkloadSpec,
-    /// Workload status.
+    /// Workload status (absent or null = all 0).
     #[serde(default, deserialize_with = "null_as_default")]
+    #[schemars(with = "Option<WorkloadStatus>")]
     pub status: WorkloadStatus,
-    /// The workload's pods, in the order the controller lists them.
+    /// The workload's pods, in the order the controller lists them (absent or null = none).
     #[serde(default, deserialize_with = "null_as_default")]
+    #[schemars(with = "Option<Vec<Pod>>")]
     pub pods: Vec<Pod>,
-    /// Precomputed adaptive status (read by `allocation.next_replicas`; recomputed by `allocate`).
+    /// Precomputed adaptive status (read by `allocation.next_replicas`; ignored and recomputed by
+    /// `allocation.allocate`; absent or null = all false/0).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unschedulable_status: Option<UnschedulableStatus>,
 }
 
 /// `spec` of a subset workload.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct WorkloadSpec {
-    /// Desired replicas.
+    /// Desired replicas (int32; absent or null = 0).
     #[serde(default, deserialize_with = "null_as_default")]
+    #[schemars(with = "Option<i32>")]
     pub replicas: i32,
 }
 
 /// `status` of a subset workload.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct WorkloadStatus {
-    /// Current replicas.
+    /// Current replicas (int32; absent or null = 0).
     #[serde(default, deserialize_with = "null_as_default")]
+    #[schemars(with = "Option<i32>")]
     pub replicas: i32,
-    /// Ready replicas.
+    /// Ready replicas (int32; absent or null = 0).
     #[serde(default, deserialize_with = "null_as_default")]
+    #[schemars(with = "Option<i32>")]
     pub ready_replicas: i32,
 }
 
 /// The controller's in-memory per-subset record (`Subset.Status.UnschedulableStatus`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct UnschedulableStatus {
-    /// The subset cannot take new pods now.
+    /// The subset cannot take new pods now (default false).
     #[serde(default)]
     pub unschedulable: bool,
-    /// The subset's Schedulable condition was "False" before this reconcile (reservation mode).
+    /// The subset's Schedulable condition was "False" before this reconcile (reservation mode;
+    /// default false).
     #[serde(default)]
     pub marked_as_unschedulable: bool,
-    /// Pods pending past `rescheduleCriticalSeconds` (default adaptive mode).
+    /// Pods pending past `rescheduleCriticalSeconds` (default adaptive mode; default 0).
     #[serde(default)]
     pub pending_pods: i32,
-    /// Reserved pods (reservation mode).
+    /// Reserved pods (reservation mode; default 0).
     #[serde(default)]
     pub reserved_pods: i32,
-    /// Old-revision pods reserved because the rollout took too long (reservation mode).
+    /// Old-revision pods reserved because the rollout took too long (reservation mode; default 0).
     #[serde(default)]
     pub update_timeout_pods: i32,
 }
 
 /// A Pod as `kubectl get -o json` prints it (fields read by this family).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Pod {
-    /// Metadata.
+    /// Metadata (required).
     pub metadata: PodMeta,
-    /// Spec (`nodeName`).
+    /// Spec (`nodeName`; absent or null = not bound).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spec: Option<PodSpec>,
-    /// Status (`phase`, `conditions`).
+    /// Status (`phase`, `conditions`; absent or null = no phase, no conditions).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<PodStatus>,
 }
 
 /// Pod metadata.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PodMeta {
-    /// Pod name.
+    /// Pod name (required).
     pub name: String,
-    /// Creation time (pending time is measured from it).
+    /// Creation time, RFC 3339 (pending time is measured from it; absent or null = unknown, which
+    /// is `invalid_input` where a check needs it).
     #[serde(
         default,
         deserialize_with = "de_time",
         skip_serializing_if = "Option::is_none",
         serialize_with = "ser_time"
     )]
+    #[schemars(with = "Option<String>")]
     pub creation_timestamp: Option<Timestamp>,
-    /// Set when the pod is terminating.
+    /// Deletion time, RFC 3339: set when the pod is terminating (absent or null = not terminating).
     #[serde(
         default,
         deserialize_with = "de_time",
         skip_serializing_if = "Option::is_none",
         serialize_with = "ser_time"
     )]
+    #[schemars(with = "Option<String>")]
     pub deletion_timestamp: Option<Timestamp>,
-    /// Labels.
+    /// Labels (absent or null = none).
     #[serde(default, deserialize_with = "null_as_default")]
+    #[schemars(with = "Option<BTreeMap<String, String>>")]
     pub labels: BTreeMap<String, String>,
 }
 
 /// Pod spec.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PodSpec {
-    /// Node the pod is bound to.
+    /// Node the pod is bound to (absent, null or `""` = not bound).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub node_name: Option<String>,
 }
 
 /// Pod status.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PodStatus {
-    /// Phase (`Pending`, `Running`, ...).
+    /// Phase (`Pending`, `Running`, ...; absent or null = `""`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub phase: Option<String>,
-    /// Conditions.
+    /// Conditions (absent or null = none).
     #[serde(default, deserialize_with = "null_as_default")]
+    #[schemars(with = "Option<Vec<Condition>>")]
     pub conditions: Vec<Condition>,
 }
 
 /// A condition (pod, subset or UnitedDeployment): type, status, reason, transition time.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Condition {
-    /// Condition type.
+    /// Condition type (required).
     #[serde(rename = "type")]
     pub type_: String,
-    /// `"True"`, `"False"` or `"Unknown"`.
+    /// `"True"`, `"False"` or `"Unknown"` (absent = `""`).
     #[serde(default)]
     pub status: String,
-    /// Reason (`""` when absent).
+    /// Reason (absent or null = `""`).
     #[serde(default, deserialize_with = "null_as_default")]
+    #[schemars(with = "Option<String>")]
     pub reason: String,
-    /// Free-text message.
+    /// Free-text message (absent or null = `""`; not read).
     #[serde(
         default,
         deserialize_with = "null_as_default",
         skip_serializing_if = "String::is_empty"
     )]
+    #[schemars(with = "Option<String>")]
     pub message: String,
-    /// Last transition time (`None` reads as Go's zero time).
+    /// Last transition time, RFC 3339 (absent or null reads as Go's zero time,
+    /// 0001-01-01T00:00:00Z).
     #[serde(
         default,
         deserialize_with = "de_time",
         skip_serializing_if = "Option::is_none",
         serialize_with = "ser_time"
     )]
+    #[schemars(with = "Option<String>")]
     pub last_transition_time: Option<Timestamp>,
 }
 
 /// `status.subsetStatuses[]` entry (name and conditions).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SubsetStatus {
-    /// Subset name.
+    /// Subset name (required).
     pub name: String,
-    /// Conditions (only `Schedulable` is used).
+    /// Conditions (only `Schedulable` is used; absent or null = none).
     #[serde(default, deserialize_with = "null_as_default")]
+    #[schemars(with = "Option<Vec<Condition>>")]
     pub conditions: Vec<Condition>,
 }
 
@@ -369,14 +397,16 @@ impl SubsetStatus {
 }
 
 /// `status` of a UnitedDeployment (the parts allocation touches).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct UdStatus {
-    /// Per-subset statuses.
+    /// Per-subset statuses (absent or null = none).
     #[serde(default, deserialize_with = "null_as_default")]
+    #[schemars(with = "Option<Vec<SubsetStatus>>")]
     pub subset_statuses: Vec<SubsetStatus>,
-    /// UnitedDeployment conditions (`UnitedDeploymentUpdated` is read).
+    /// UnitedDeployment conditions (`UnitedDeploymentUpdated` is read; absent or null = none).
     #[serde(default, deserialize_with = "null_as_default")]
+    #[schemars(with = "Option<Vec<Condition>>")]
     pub conditions: Vec<Condition>,
 }
 
@@ -493,7 +523,7 @@ pub(crate) fn de_int_or_percent<'de, D: Deserializer<'de>>(
 
 /// A whole UnitedDeployment manifest (`apps.kruise.io/v1alpha1` as in v1.9.0, or `v1beta1` as on
 /// OpenKruise master; the allocation fields are the same in both).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct UnitedDeployment {
     /// `apps.kruise.io/v1alpha1` or `apps.kruise.io/v1beta1`.
@@ -504,9 +534,11 @@ pub struct UnitedDeployment {
     pub kind: String,
     /// Spec.
     #[serde(default, deserialize_with = "null_as_default")]
+    #[schemars(with = "Option<UdSpec>")]
     pub spec: UdSpec,
     /// Status (absent for a manifest that was never applied).
     #[serde(default, deserialize_with = "null_as_default")]
+    #[schemars(with = "Option<UdStatus>")]
     pub status: UdStatus,
 }
 

@@ -6,8 +6,8 @@
 //! its BroadcastJob / ImageListPullJob twins) with `getNextSchedule` / `formatSchedule` from
 //! `advancedcronjob_utils.go`. `now` is an input; nothing here reads a clock.
 
-use super::handlers::{local_zone, time_field};
-use super::job_state::JobState;
+use super::zone::{local_zone, time_field};
+use super::job_state::{ChildKind, JobState};
 use super::prune::{PruneInput, PruneJob, prune};
 use super::schedule::Schedule;
 use super::zone::{Zone, format_utc, parse_rfc3339};
@@ -22,17 +22,18 @@ pub const MAX_MISSED_STARTS: u32 = 100;
 /// Error kind: a child is due but `spec.template` holds no template (see [`decide`]).
 pub const TEMPLATE_MISSING: &str = "template_missing";
 
-/// The `spec.template` members; only their presence matters here.
-#[derive(Debug, Clone, Default, Deserialize)]
+/// The `spec.template` members; only their presence matters here (each is carried verbatim and
+/// never read: absent or `null` is "not set", any other value, `{}` included, is "set").
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TemplateRefs {
-    /// `jobTemplate`.
+    /// `jobTemplate` (a batch/v1 Job template, carried verbatim); null or absent: not set.
     #[serde(default)]
     pub job_template: Option<Value>,
-    /// `broadcastJobTemplate`.
+    /// `broadcastJobTemplate` (carried verbatim); null or absent: not set.
     #[serde(default)]
     pub broadcast_job_template: Option<Value>,
-    /// `imageListPullJobTemplate`.
+    /// `imageListPullJobTemplate` (carried verbatim); null or absent: not set.
     #[serde(default)]
     pub image_list_pull_job_template: Option<Value>,
 }
@@ -48,86 +49,96 @@ impl TemplateRefs {
 
     /// The child kind (`status.type`): Job if `jobTemplate`, else ImageListPullJob if
     /// `imageListPullJobTemplate`, else BroadcastJob (also when no template is present).
-    pub fn kind(&self) -> &'static str {
+    pub fn kind(&self) -> ChildKind {
         if self.job_template.is_some() {
-            "Job"
+            ChildKind::Job
         } else if self.image_list_pull_job_template.is_some() {
-            "ImageListPullJob"
+            ChildKind::ImageListPullJob
         } else {
-            "BroadcastJob"
+            ChildKind::BroadcastJob
         }
     }
 }
 
-/// The AdvancedCronJob spec fields the controller reads (no defaults applied).
-#[derive(Debug, Clone, Default, Deserialize)]
+/// The AdvancedCronJob spec fields the controller reads (no defaults applied). Other members of
+/// the spec are ignored, so a whole `spec` can be passed.
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct DecideSpec {
-    /// Cron schedule.
+    /// `spec.schedule`, the cron schedule (robfig/cron standard dialect); absent: `""`, which does
+    /// not parse (action `error`).
     #[serde(default)]
     pub schedule: String,
-    /// IANA zone name.
+    /// `spec.timeZone`, an IANA zone name; null or absent: none (an unloadable name is ignored, as
+    /// by the controller's `formatSchedule`).
     #[serde(default)]
     pub time_zone: Option<String>,
-    /// Seconds; `now - s` and `missed + s` wrap like Go's `time.Duration` arithmetic.
+    /// `spec.startingDeadlineSeconds`, in seconds; null or absent: no deadline. `now - s` and
+    /// `missed + s` wrap like Go's `time.Duration` arithmetic.
     #[serde(default)]
     pub starting_deadline_seconds: Option<i64>,
-    /// `Allow` / `Forbid` / `Replace`; anything else acts as Allow.
+    /// `spec.concurrencyPolicy`: `Allow` / `Forbid` / `Replace`; null, absent or anything else acts
+    /// as `Allow`.
     #[serde(default)]
     pub concurrency_policy: Option<String>,
-    /// Paused.
+    /// `spec.paused`; null or absent: not paused.
     #[serde(default)]
     pub paused: Option<bool>,
-    /// History limit for succeeded children.
+    /// `spec.successfulJobsHistoryLimit`, how many succeeded children to keep; null or absent: keep
+    /// all.
     #[serde(default)]
     pub successful_jobs_history_limit: Option<i32>,
-    /// History limit for failed children.
+    /// `spec.failedJobsHistoryLimit`, how many failed children to keep; null or absent: keep all.
     #[serde(default)]
     pub failed_jobs_history_limit: Option<i32>,
-    /// Templates.
+    /// `spec.template`; absent: no template.
     #[serde(default)]
     pub template: TemplateRefs,
 }
 
-/// One owned child.
-#[derive(Debug, Clone, Deserialize)]
+/// One owned child (see `cron.children` for which children are owned).
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct DecideJob {
-    /// Child name.
+    /// The child's `metadata.name`.
     pub name: String,
-    /// `cron.jobState` of the child.
+    /// The child's state, as `cron.jobState` answers it.
     pub state: JobState,
-    /// `status.startTime` (RFC 3339).
+    /// The child's `status.startTime` (RFC 3339); null or absent: not started (sorts first when
+    /// pruning).
     #[serde(default)]
     pub start_time: Option<String>,
-    /// Raw `apps.kruise.io/scheduled-at` annotation; may be missing or malformed.
+    /// The raw `apps.kruise.io/scheduled-at` annotation (RFC 3339 expected); null, absent or
+    /// malformed: the child does not count for `lastScheduleTime`.
     #[serde(default)]
     pub scheduled_at: Option<String>,
 }
 
 /// `cron.decide` input.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[serde(rename_all = "camelCase")]
 pub struct DecideInput {
-    /// ACJ name (child names are `<name>-<unix seconds>`).
+    /// The AdvancedCronJob's `metadata.name` (child names are `<name>-<unix seconds>`).
     pub name: String,
-    /// `metadata.creationTimestamp` (RFC 3339).
+    /// The AdvancedCronJob's `metadata.creationTimestamp` (RFC 3339): where the missed-start scan
+    /// begins when no child carries a scheduled time.
     pub creation_timestamp: String,
-    /// The reconcile time (RFC 3339).
+    /// The reconcile time (RFC 3339, fractions kept).
     pub now: String,
-    /// The controller process's zone (default UTC).
+    /// The controller process's zone (an IANA name), where a schedule without zone is evaluated;
+    /// null or absent: UTC (`"Local"` is UTC too).
     #[serde(default)]
     pub local_time_zone: Option<String>,
-    /// The spec.
+    /// The AdvancedCronJob spec.
     pub spec: DecideSpec,
-    /// Owned children in listing order.
+    /// The owned children in listing order; absent: none.
     #[serde(default)]
     pub jobs: Vec<DecideJob>,
 }
 
 /// What the reconcile does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub enum Action {
     /// Create a child; nothing deleted.
@@ -143,7 +154,7 @@ pub enum Action {
 }
 
 /// Why nothing was created.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Reason {
     /// `spec.paused`.
@@ -160,30 +171,33 @@ pub enum Reason {
     ConcurrencyForbid,
 }
 
-/// `cron.decide` output (the JSON shape in `docs/cron.md`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// `cron.decide` output (the JSON shape in `docs/cron.md`). Every member is always present.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(rename = "DecideOutput")]
 pub struct Decision {
-    /// `status.type`.
+    /// `status.type`: the child kind picked from `spec.template`.
     #[serde(rename = "type")]
-    pub type_: &'static str,
-    /// Recomputed `status.lastScheduleTime` (UTC RFC 3339) or null.
+    pub type_: ChildKind,
+    /// Recomputed `status.lastScheduleTime` (UTC RFC 3339, whole seconds): the latest scheduled
+    /// time over all children; null when no child carries one.
     pub last_schedule_time: Option<String>,
-    /// Names of active children, input order.
+    /// Names of the active children (`status.active`), input order.
     pub active: Vec<String>,
-    /// History deletions (`cron.prune` order).
+    /// Finished children deleted by the history limits, in deletion order (`cron.prune`).
     pub history_deletes: Vec<String>,
     /// The action.
     pub action: Action,
-    /// Why nothing was created (null for create/replace).
+    /// Why nothing was created; null for `create` and `replace`.
     pub reason: Option<Reason>,
-    /// Nominal time of the created child.
+    /// Nominal fire time of the created child (UTC RFC 3339); null when nothing is created.
     pub scheduled_time: Option<String>,
-    /// Name of the created child.
+    /// Name of the created child (`<name>-<unix seconds>`); null when nothing is created.
     pub job_name: Option<String>,
-    /// Active children deleted because of Replace, input order.
+    /// Active children deleted because of `Replace`, input order (empty otherwise).
     pub jobs_to_delete: Vec<String>,
-    /// Seconds until the next reconcile, or null for none.
+    /// Whole seconds until the next reconcile (the next fire time after `now`, minus `now`,
+    /// truncated); null for no requeue.
     pub requeue_after_seconds: Option<i64>,
 }
 

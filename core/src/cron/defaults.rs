@@ -38,7 +38,12 @@ fn member<'a>(
 /// - `paused` false; `successfulJobsHistoryLimit` 3; `failedJobsHistoryLimit` 1.
 ///
 /// Errors: `invalid_input` when `spec` or a member it must fill is not an object.
-pub fn defaults(mut spec: Value) -> Result<Value> {
+pub fn defaults(spec: Value) -> Result<Value> {
+    defaults_map(spec).map(Value::Object)
+}
+
+/// [`defaults`], answering the spec as the JSON object it always is.
+pub fn defaults_map(mut spec: Value) -> Result<Map<String, Value>> {
     let s = object(&mut spec, "spec")?;
     let ilpj_present = s
         .get("template")
@@ -89,5 +94,5 @@ pub fn defaults(mut spec: Value) -> Result<Value> {
     if is_unset(s.get("failedJobsHistoryLimit")) {
         s.insert("failedJobsHistoryLimit".into(), json!(1));
     }
-    Ok(spec)
+    Ok(std::mem::take(s))
 }

@@ -5,8 +5,8 @@
 
 use serde::{Deserialize, Serialize};
 
-/// The state of one child.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// The state of one child (`cron.jobState` output).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub enum JobState {
     /// Not finished.
@@ -17,8 +17,8 @@ pub enum JobState {
     Failed,
 }
 
-/// The child workload kinds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// The child workload kinds (the `kind` of the child object; AdvancedCronJob `status.type`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub enum ChildKind {
     /// batch/v1 Job.
     Job,
@@ -28,42 +28,64 @@ pub enum ChildKind {
     ImageListPullJob,
 }
 
+impl ChildKind {
+    /// The kind's name (`Job`, `BroadcastJob`, `ImageListPullJob`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChildKind::Job => "Job",
+            ChildKind::BroadcastJob => "BroadcastJob",
+            ChildKind::ImageListPullJob => "ImageListPullJob",
+        }
+    }
+
+    /// The API group of the kind (`batch` for Job, `apps.kruise.io` for the others).
+    pub fn group(self) -> &'static str {
+        match self {
+            ChildKind::Job => "batch",
+            ChildKind::BroadcastJob | ChildKind::ImageListPullJob => "apps.kruise.io",
+        }
+    }
+}
+
 /// One status condition (`type`, `status`); other members are ignored.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
+#[schemars(rename = "JobCondition")]
 pub struct Condition {
-    /// Condition type, e.g. `Complete`, `Failed`.
+    /// Condition type, e.g. `Complete`, `Failed`; absent: `""`.
     #[serde(rename = "type", default)]
     pub type_: String,
-    /// `"True"`, `"False"` or `"Unknown"`.
+    /// `"True"`, `"False"` or `"Unknown"`; absent: `""`.
     #[serde(default)]
     pub status: String,
 }
 
-/// The parts of a child's status that decide its state. Missing numbers count as 0.
-#[derive(Debug, Clone, Default, Deserialize)]
+/// The parts of a child's status that decide its state; other members (a whole `status` may be
+/// passed) are ignored. Missing numbers count as 0.
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ChildStatus {
-    /// Job / BroadcastJob conditions.
+    /// Job / BroadcastJob `status.conditions`, in order; null or absent: none.
     #[serde(default)]
     pub conditions: Option<Vec<Condition>>,
-    /// ImageListPullJob completion time (any non-null value counts as set).
+    /// ImageListPullJob `status.completionTime`: any non-null value (carried verbatim, not parsed)
+    /// counts as set; null or absent: not finished.
     #[serde(default)]
     pub completion_time: Option<serde_json::Value>,
-    /// ImageListPullJob: images desired.
+    /// ImageListPullJob `status.desired`, images to pull; null or absent: 0.
     #[serde(default)]
     pub desired: Option<i64>,
-    /// ImageListPullJob: images pulled successfully.
+    /// ImageListPullJob `status.succeeded`, images pulled successfully; null or absent: 0.
     #[serde(default)]
     pub succeeded: Option<i64>,
 }
 
 /// `cron.jobState` input: `{"kind", "status"}`.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct JobStateInput {
-    /// Child kind.
+    /// The child's kind.
     pub kind: ChildKind,
-    /// Child status.
+    /// The child's `status`; absent: the zero status (active).
     #[serde(default)]
     pub status: ChildStatus,
 }

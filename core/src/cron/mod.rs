@@ -1,19 +1,22 @@
 //! AdvancedCronJob scheduling (apps.kruise.io/v1beta1, OpenKruise v1.9): the robfig/cron v3.0.1
 //! dialect, next fire times with Go's time-zone rules, the reconcile decision, history pruning,
-//! child state, defaulting and admission validation. Guide: `docs/cron.md`.
+//! child state and ownership, defaulting and admission validation. Guide: `docs/cron.md`.
 //!
-//! Typed entry points: [`Schedule`] (`parse`, `next`, `next_in`), [`decide()`], [`prune()`],
-//! [`job_state()`], [`defaults()`], [`validate()`]. JSON entry points: the registry [`ENTRIES`].
+//! Typed entry points: [`Schedule`] (`parse`, `next`, `next_in`; the native fast path),
+//! [`decide()`], [`prune()`], [`job_state()`], [`children()`], [`defaults()`], [`validate()`], and
+//! the registered decisions in [`fns`] (`kruise_core::decide::<cron::fns::Decide>(input)`). JSON
+//! entry points: the registry [`ENTRIES`].
 //!
 //! Mirrors `pkg/controller/advancedcronjob/*`, `pkg/webhook/advancedcronjob/*`,
-//! `apis/apps/defaults/v1beta1.go` (OpenKruise v1.9.0) and robfig/cron v3.0.1 `parser.go`,
-//! `spec.go`, `constantdelay.go`.
+//! `pkg/util/fieldindex/register.go`, `apis/apps/defaults/v1beta1.go` (OpenKruise v1.9.0) and
+//! robfig/cron v3.0.1 `parser.go`, `spec.go`, `constantdelay.go`.
 
+pub mod children;
 mod civil;
 pub mod decide;
 pub mod defaults;
 pub mod duration;
-mod handlers;
+pub mod fns;
 mod image_ref;
 pub mod job_state;
 mod parser;
@@ -26,12 +29,13 @@ pub mod zone;
 #[cfg(test)]
 mod tests;
 
+pub use children::{ChildrenInput, ChildrenOutput, children};
 pub use decide::{DecideInput, Decision, decide};
 pub use defaults::defaults;
-pub use handlers::describe;
+pub use fns::describe;
 /// The instant type of the typed API (re-exported from jiff).
 pub use jiff::Timestamp;
-pub use job_state::{JobState, job_state};
+pub use job_state::{ChildKind, JobState, job_state};
 pub use parser::kinds;
 pub use prune::prune;
 pub use schedule::{Kind, Schedule, SpecFields, effective_schedule};
@@ -42,39 +46,12 @@ use crate::registry::Entry;
 
 /// Registry entries of this family.
 pub const ENTRIES: &[Entry] = &[
-    Entry::new(
-        "cron.parse",
-        "robfig/cron v3.0.1 ParseStandard after OpenKruise formatSchedule (parser.go, advancedcronjob_utils.go)",
-        handlers::parse,
-    ),
-    Entry::new(
-        "cron.next",
-        "chained SpecSchedule.Next / ConstantDelaySchedule.Next fire times (robfig/cron spec.go, constantdelay.go)",
-        handlers::next,
-    ),
-    Entry::new(
-        "cron.decide",
-        "one AdvancedCronJob reconcile pass: status, pruning, missed-start scan, concurrency (advancedcronjob_*_controller.go)",
-        handlers::decide,
-    ),
-    Entry::new(
-        "cron.prune",
-        "history pruning of finished children (advancedcronjob_*_controller.go)",
-        handlers::prune,
-    ),
-    Entry::new(
-        "cron.jobState",
-        "whether a Job / BroadcastJob / ImageListPullJob child is active, succeeded or failed",
-        handlers::job_state,
-    ),
-    Entry::new(
-        "cron.defaults",
-        "SetDefaultsAdvancedCronJob without pod-template injection (apis/apps/defaults/v1beta1.go)",
-        handlers::defaults,
-    ),
-    Entry::new(
-        "cron.validate",
-        "validating webhook, create path (advancedcronjob_create_update_handler.go)",
-        handlers::validate,
-    ),
+    Entry::of::<fns::Parse>(),
+    Entry::of::<fns::Next>(),
+    Entry::of::<fns::Decide>(),
+    Entry::of::<fns::Prune>(),
+    Entry::of::<fns::JobState>(),
+    Entry::of::<fns::Defaults>(),
+    Entry::of::<fns::Validate>(),
+    Entry::of::<fns::Children>(),
 ];

@@ -3,36 +3,39 @@
 //! Mirrors the `successfulJobsHistoryLimit` / `failedJobsHistoryLimit` block of
 //! `pkg/controller/advancedcronjob/advancedcronjob_*_controller.go`.
 
-use super::handlers::time_field;
+use super::zone::time_field;
 use super::job_state::JobState;
 use crate::error::Result;
 use serde::Deserialize;
 
-/// One child as pruning sees it.
-#[derive(Debug, Clone, Deserialize)]
+/// One child as pruning sees it; other members are ignored.
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PruneJob {
-    /// Child name.
+    /// The child's `metadata.name`.
     pub name: String,
-    /// Its state (`cron.jobState`).
+    /// Its state, as `cron.jobState` answers it.
     pub state: JobState,
-    /// `status.startTime`, RFC 3339.
+    /// The child's `status.startTime` (RFC 3339); null or absent: not started, deleted before
+    /// every started child of its state.
     #[serde(default)]
     pub start_time: Option<String>,
 }
 
 /// `cron.prune` input.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[serde(rename_all = "camelCase")]
 pub struct PruneInput {
-    /// `spec.successfulJobsHistoryLimit` (unset: no pruning of succeeded children).
+    /// `spec.successfulJobsHistoryLimit`, how many succeeded children to keep (null or absent: no
+    /// pruning of succeeded children).
     #[serde(default)]
     pub successful_jobs_history_limit: Option<i32>,
-    /// `spec.failedJobsHistoryLimit` (unset: no pruning of failed children).
+    /// `spec.failedJobsHistoryLimit`, how many failed children to keep (null or absent: no pruning
+    /// of failed children).
     #[serde(default)]
     pub failed_jobs_history_limit: Option<i32>,
-    /// The owned children in listing order.
+    /// The owned children in listing order; absent: none.
     #[serde(default)]
     pub jobs: Vec<PruneJob>,
 }

@@ -334,3 +334,44 @@ fn job_state_first_finishing_condition_wins() {
     .unwrap();
     assert_eq!(out, "failed");
 }
+
+/// Within the family one `$defs` name means one shape (the code generator merges a family's
+/// definitions by name).
+#[test]
+fn schema_names_mean_one_shape_across_the_family() {
+    let mut seen: std::collections::BTreeMap<String, (&str, serde_json::Value)> = Default::default();
+    for e in ENTRIES {
+        let schema = e.schema().expect("every cron fn is typed");
+        for (name, def) in schema["$defs"].as_object().unwrap() {
+            if name == "input" || name == "output" {
+                continue;
+            }
+            match seen.get(name) {
+                Some((other, d)) => assert_eq!(d, def, "$defs.{name} differs between {other} and {}", e.id),
+                None => {
+                    seen.insert(name.clone(), (e.id, def.clone()));
+                }
+            }
+        }
+    }
+    assert!(seen.contains_key("JobState") && seen.contains_key("ChildKind"));
+}
+
+/// `cron.children` typed: the controller reference decides, by owner name, not uid.
+#[test]
+fn children_typed_follow_the_controller_reference() {
+    let input: ChildrenInput = serde_json::from_value(json!({
+        "advancedCronJob": {"metadata": {"name": "acj", "namespace": "ns"},
+                            "spec": {"template": {"imageListPullJobTemplate": {}}}},
+        "jobs": [
+            {"kind": "ImageListPullJob", "metadata": {"name": "mine", "namespace": "ns", "ownerReferences": [
+                {"apiVersion": "apps.kruise.io/v1beta1", "kind": "AdvancedCronJob", "name": "acj", "uid": "old", "controller": true}]}},
+            {"kind": "ImageListPullJob", "metadata": {"name": "orphan", "namespace": "ns"}},
+            {"kind": "Job", "metadata": {"name": "job", "namespace": "ns", "ownerReferences": [
+                {"apiVersion": "apps.kruise.io/v1beta1", "kind": "AdvancedCronJob", "name": "acj", "controller": true}]}}
+        ]
+    }))
+    .unwrap();
+    let out = crate::decide::<fns::Children>(input).unwrap();
+    assert_eq!(out, ChildrenOutput { kind: ChildKind::ImageListPullJob, owned: vec![0], names: vec!["mine".into()] });
+}

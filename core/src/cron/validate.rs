@@ -14,27 +14,27 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
-/// One validation problem: the field path and the error kind.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// One validation problem: the field path and the problem kind.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct FieldError {
     /// Field path, e.g. `spec.schedule`.
     pub field: String,
-    /// Kind, e.g. `invalid_schedule`.
+    /// Problem kind (snake_case), e.g. `invalid_schedule`; `docs/cron.md` lists them.
     pub kind: &'static str,
 }
 
 /// `selector` of an ImageListPullJob (`ImagePullJobNodeSelector`): node names, or the members of
-/// a label selector inlined next to them.
-#[derive(Debug, Clone, Default, Deserialize)]
+/// a label selector inlined next to them. Other members are ignored.
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct NodeSelector {
-    /// `names`.
+    /// `names`, node names (must be distinct); null or absent: none.
     #[serde(default)]
     pub names: Option<Vec<String>>,
-    /// Inline `matchLabels`.
+    /// Inline `matchLabels`; null or absent: none.
     #[serde(default)]
     pub match_labels: Option<BTreeMap<String, String>>,
-    /// Inline `matchExpressions`.
+    /// Inline `matchExpressions`; null or absent: none.
     #[serde(default)]
     pub match_expressions: Option<Vec<Requirement>>,
 }
@@ -46,111 +46,118 @@ impl NodeSelector {
     }
 }
 
-/// `completionPolicy`.
-#[derive(Debug, Clone, Default, Deserialize)]
+/// `completionPolicy` of an ImageListPullJob template. Other members are ignored.
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CompletionPolicy {
-    /// `Always` or `Never`.
+    /// `Always` or `Never` (only `Always` is admitted); absent: `""`.
     #[serde(rename = "type", default)]
     pub type_: String,
-    /// Seconds.
+    /// `activeDeadlineSeconds`, in seconds (at most 86400); null or absent: none.
     #[serde(default)]
     pub active_deadline_seconds: Option<i64>,
-    /// Seconds.
+    /// `ttlSecondsAfterFinished`, in seconds (not supported: any value is a problem); null or
+    /// absent: none.
     #[serde(default)]
     pub ttl_seconds_after_finished: Option<i32>,
 }
 
-/// `pullPolicy`.
-#[derive(Debug, Clone, Default, Deserialize)]
+/// `pullPolicy` of an ImageListPullJob template. Other members are ignored.
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PullPolicy {
-    /// Seconds.
+    /// `timeoutSeconds`, in seconds; null or absent: none.
     #[serde(default)]
     pub timeout_seconds: Option<i32>,
 }
 
-/// The ImageListPullJob spec members the webhook checks.
-#[derive(Debug, Clone, Default, Deserialize)]
+/// The ImageListPullJob spec members the webhook checks. Other members are ignored.
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct IlpjSpec {
-    /// Images to pull.
+    /// `images`, the image references to pull (1 to 255, distinct, valid references); null or
+    /// absent: none.
     #[serde(default)]
     pub images: Option<Vec<String>>,
-    /// Node selector.
+    /// `selector`, the node selector; null or absent: none.
     #[serde(default)]
     pub selector: Option<NodeSelector>,
-    /// Pod selector.
+    /// `podSelector`, a label selector of pods; null or absent: none.
     #[serde(default)]
     pub pod_selector: Option<LabelSelector>,
-    /// Completion policy.
+    /// `completionPolicy`; absent: the zero policy (type `""`).
     #[serde(default)]
     pub completion_policy: CompletionPolicy,
-    /// Pull policy.
+    /// `pullPolicy`; null or absent: none.
     #[serde(default)]
     pub pull_policy: Option<PullPolicy>,
 }
 
-/// `imageListPullJobTemplate`.
-#[derive(Debug, Clone, Default, Deserialize)]
+/// `imageListPullJobTemplate`. Other members (`metadata`) are ignored.
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
 pub struct IlpjTemplate {
-    /// Its spec.
+    /// Its `spec`; absent: the zero spec.
     #[serde(default)]
     pub spec: IlpjSpec,
 }
 
-/// `spec.template`.
-#[derive(Debug, Clone, Default, Deserialize)]
+/// `spec.template` as the webhook reads it: exactly one member must be set.
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(rename = "ValidateTemplates")]
 pub struct Templates {
-    /// Present = set.
+    /// `jobTemplate`, carried verbatim (its pod template is taken as valid); null or absent: not
+    /// set.
     #[serde(default)]
     pub job_template: Option<Value>,
-    /// Present = set.
+    /// `broadcastJobTemplate`, carried verbatim (its pod template is taken as valid); null or
+    /// absent: not set.
     #[serde(default)]
     pub broadcast_job_template: Option<Value>,
-    /// ImageListPullJob template.
+    /// `imageListPullJobTemplate`; null or absent: not set.
     #[serde(default)]
     pub image_list_pull_job_template: Option<IlpjTemplate>,
 }
 
-/// The AdvancedCronJob spec as the webhook reads it.
-#[derive(Debug, Clone, Default, Deserialize)]
+/// The AdvancedCronJob spec as the webhook reads it (after defaulting). Other members are ignored.
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ValidateSpec {
-    /// Schedule.
+    /// `schedule`, the cron schedule; absent: `""` (a problem).
     #[serde(default)]
     pub schedule: String,
-    /// Zone.
+    /// `timeZone`, an IANA zone name; null or absent: none.
     #[serde(default)]
     pub time_zone: Option<String>,
-    /// Policy.
+    /// `concurrencyPolicy` (`Allow`, `Forbid`, `Replace`); absent: `""`.
     #[serde(default)]
     pub concurrency_policy: String,
-    /// Seconds.
+    /// `startingDeadlineSeconds`, in seconds (must not be negative); null or absent: none.
     #[serde(default)]
     pub starting_deadline_seconds: Option<i64>,
-    /// Limit.
+    /// `successfulJobsHistoryLimit` (must not be negative); null or absent: none.
     #[serde(default)]
     pub successful_jobs_history_limit: Option<i32>,
-    /// Limit.
+    /// `failedJobsHistoryLimit` (must not be negative); null or absent: none.
     #[serde(default)]
     pub failed_jobs_history_limit: Option<i32>,
-    /// Templates.
+    /// `template`; absent: no template (a problem).
     #[serde(default)]
     pub template: Templates,
 }
 
 /// `cron.validate` input: `{"name"?, "spec"}`; unknown members are rejected, while members of
 /// `spec` the webhook does not read are ignored.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ValidateInput {
-    /// `metadata.name`, checked only when given.
+    /// `metadata.name`, checked only when given (non-empty, ASCII letters, digits and `-`, at
+    /// most 63 bytes); null or absent: not checked.
     #[serde(default)]
     pub name: Option<String>,
     /// The spec (absent or null: the zero spec, as Go decodes it).
     #[serde(default, deserialize_with = "crate::k8s::null_as_default")]
+    #[schemars(with = "Option<ValidateSpec>")]
     pub spec: ValidateSpec,
 }
 

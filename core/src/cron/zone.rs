@@ -276,6 +276,22 @@ pub fn parse_rfc3339(s: &str) -> Option<(i64, u32)> {
     })
 }
 
+/// Parses an RFC 3339 input field (Go `time.Parse(time.RFC3339, ..)`); `invalid_input` naming
+/// `field` otherwise.
+pub(crate) fn time_field(s: &str, field: &str) -> Result<(i64, u32)> {
+    parse_rfc3339(s).ok_or_else(|| Error::invalid_input(field, format!("{s:?} is not an RFC 3339 time")))
+}
+
+/// Loads the controller's local zone (`localTimeZone`, default UTC). `"Local"` means UTC here.
+/// Errors: `unknown_location` naming `field`.
+pub(crate) fn local_zone(name: Option<&str>, field: &str) -> Result<Zone> {
+    match name.map(Location::load).transpose() {
+        Ok(None | Some(Location::Local)) => Ok(Zone::utc()),
+        Ok(Some(Location::Zone(z))) => Ok(z),
+        Err(e) => Err(Error::at(e.kind, field, e.message)),
+    }
+}
+
 /// Formats Unix second `t` as RFC 3339 in UTC (`2026-06-21T10:00:00Z`).
 pub fn format_utc(t: i64) -> String {
     let f = civil::fields_of_local(t);

@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 
 /// A label selector as the API server serves it. `None` is absent (or null), `Some(empty)` is
 /// present and empty: Go's `reflect.DeepEqual` tells those apart. Unknown members are ignored.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct LabelSelector {
     /// `matchLabels`.
@@ -26,13 +26,15 @@ pub struct LabelSelector {
 }
 
 /// One `matchExpressions` entry; absent or null members read as Go's zero values.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Requirement {
-    /// `key`.
+    /// `key`; null or absent: `""`.
     #[serde(default, deserialize_with = "null_as_empty")]
+    #[schemars(with = "Option<String>")]
     pub key: String,
-    /// `operator`: `In`, `NotIn`, `Exists` or `DoesNotExist`.
+    /// `operator`: `In`, `NotIn`, `Exists` or `DoesNotExist`; null or absent: `""`.
     #[serde(default, deserialize_with = "null_as_empty")]
+    #[schemars(with = "Option<String>")]
     pub operator: String,
     /// `values`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
