@@ -9,6 +9,22 @@ import (
 	"fmt"
 )
 
+// ExampleAllocationParseReplicas calls AllocationParseReplicas on the first short vector case of its fn.
+func ExampleAllocationParseReplicas() {
+	var in AllocationParseReplicasInput
+	if err := json.Unmarshal([]byte(`{"replicas":10,"value":3}`), &in); err != nil {
+		panic(err)
+	}
+	out, err := AllocationParseReplicas(in)
+	if err != nil {
+		panic(err)
+	}
+	got, _ := json.Marshal(out)
+	fmt.Println(string(got))
+	// Output:
+	// 3
+}
+
 // ExampleRolloutScaleIntOrPercent calls RolloutScaleIntOrPercent on the first short vector case of its fn.
 func ExampleRolloutScaleIntOrPercent() {
 	var in RolloutScaleIntOrPercentInput
@@ -23,4 +39,20 @@ func ExampleRolloutScaleIntOrPercent() {
 	fmt.Println(string(got))
 	// Output:
 	// 123
+}
+
+// ExampleCronParse calls CronParse on the first short vector case of its fn.
+func ExampleCronParse() {
+	var in CronParseInput
+	if err := json.Unmarshal([]byte(`{"schedule":"@every 1h30m"}`), &in); err != nil {
+		panic(err)
+	}
+	out, err := CronParse(in)
+	if err != nil {
+		panic(err)
+	}
+	got, _ := json.Marshal(out)
+	fmt.Println(string(got))
+	// Output:
+	// {"everySeconds":5400,"kind":"every"}
 }

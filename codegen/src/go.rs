@@ -136,6 +136,13 @@ impl<'a> Family<'a> {
         }
     }
 
+    /// The Go types of a union's object variants, when `t` names such a union.
+    fn variants(&self, t: &Ty) -> Option<Vec<String>> {
+        let Ty::Named(n) = t.non_null() else { return None };
+        let Some(Def::Alias { ty: Ty::Union(vs), .. }) = self.defs.get(n) else { return None };
+        vs.iter().map(|v| matches!(v, Ty::Named(_)).then(|| self.ty(v))).collect()
+    }
+
     fn field(&self, f: &Field, parent: &str, seen: &mut BTreeSet<String>) -> Result<String, String> {
         let name = ident(&f.name);
         if !seen.insert(name.clone()) {
@@ -214,7 +221,14 @@ impl<'a> Family<'a> {
                         return Err(format!("{}: Go type {name} is taken", f.id));
                     }
                     body.push('\n');
-                    body.push_str(&comment(&format!("{name} is the {} of {}.", suffix.to_lowercase(), quote(&f.id)), ""));
+                    let mut doc = format!("{name} is the {} of {}.", suffix.to_lowercase(), quote(&f.id));
+                    if let Some(vs) = self.variants(ty) {
+                        doc.push_str(&format!(
+                            "\n\nIt is one of {} (kept as raw JSON: unmarshal it into the variant its tag names).",
+                            vs.join(", ")
+                        ));
+                    }
+                    body.push_str(&comment(&doc, ""));
                     body.push_str(&format!("type {name} = {go}\n"));
                 }
                 io.push(name);

@@ -272,7 +272,11 @@ impl Reader<'_> {
                 return Ok(Def::Enum { doc, values });
             }
         }
-        let ty = self.ty(&format!("{name}Value"), s)?;
+        // Union variants are hoisted as <Name><Tag> (or <Name><n>), array items as <Name>Item.
+        let ty = self.ty(name, s)?;
+        if ty == Ty::Named(name.to_string()) {
+            return Err(format!("{}: cannot read the type {name}", self.id));
+        }
         Ok(Def::Alias { doc, ty })
     }
 

@@ -40,7 +40,7 @@ from ._kruise_core import (
 )
 from ._typed import ErrorKind
 
-from . import allocation, api, pub_budget, rollout
+from . import allocation, api, cron, pub_budget, rollout
 
 __all__ = [
     "DEFAULT_MAX_INPUT_BYTES",
@@ -54,6 +54,7 @@ __all__ = [
     "api",
     "call",
     "call_json",
+    "cron",
     "fn_ids",
     "matches",
     "max_input_bytes",
