@@ -222,12 +222,6 @@ func admitDeviation(in pubAdmitInput) string {
 	if in.Request.Operation == "CREATE" && in.Request.SubResource == "eviction" && in.Request.DryRun {
 		return "eviction-dry-run-ignored"
 	}
-	if cp := in.checkedPod(); cp != nil && stateJSONArray(cp) {
-		return "pending-state-json-array"
-	}
-	if in.Request.Operation == "UPDATE" && (initResourcesEmpty(in.OldPod) || initResourcesEmpty(in.NewPod)) {
-		return "pending-resize-init-empty-resources"
-	}
 	if in.Pub != nil {
 		meta, _ := in.Pub["metadata"].(map[string]any)
 		annos, _ := meta["annotations"].(map[string]any)

@@ -198,12 +198,6 @@ func comparePubStatus(t *testing.T, r *tally, label string, in pubStatusInput) {
 		r.agreeError++
 		return
 	}
-	for _, p := range in.Pods {
-		if stateJSONArray(p) && allowed("pub", "pending-state-json-array") {
-			r.allow("pending-state-json-array")
-			return
-		}
-	}
 	if totalErr != nil && allowed("pub", "proxy-total-replicas-unparsable") {
 		r.allow("proxy-total-replicas-unparsable")
 		return

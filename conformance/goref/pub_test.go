@@ -629,49 +629,14 @@ func comparePodState(t *testing.T, r *tally, label string, pod map[string]any) {
 			return
 		}
 	}
-	if stateJSONArray(pod) && allowed("pub", "pending-state-json-array") {
-		r.allow("pending-state-json-array")
-		return
-	}
 	r.fail("%s pod %s: reference %+v, ours %s/%s", label, jsonText(pod), want, raw, gotK)
-}
-
-// stateJSONArray: the pod's in-place update state (the key the reference reads), or an entry of
-// its SidecarSet in-place state map, is a JSON array, which Go's encoding/json refuses for the
-// state struct (not consistent) and kruise-core's decoder reads as an empty state.
-func stateJSONArray(pod map[string]any) bool {
-	annos := podAnnotations(pod)
-	isArray := func(s string) bool {
-		var v any
-		if json.Unmarshal([]byte(s), &v) != nil {
-			return false
-		}
-		_, ok := v.([]any)
-		return ok
-	}
-	st, ok := annos["apps.kruise.io/inplace-update-state"]
-	if !ok {
-		st, ok = annos["inplace-update-state"]
-	}
-	if ok && isArray(st) {
-		return true
-	}
-	var m map[string]json.RawMessage
-	if json.Unmarshal([]byte(annos["kruise.io/sidecarset-inplace-update-state"]), &m) == nil {
-		for _, v := range m {
-			if isArray(string(v)) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 func TestPubPodStateVectors(t *testing.T) {
 	requireFn(t, fnPubPodState, map[string]any{"pod": map[string]any{}})
 	var r tally
 	var refVec tally // the reference against each vector's expected answer
-	for _, c := range loadVectors(t, "pub", fnPubPodState) {
+	for _, c := range loadVectorsAll(t, "pub", fnPubPodState) {
 		var in struct {
 			Pod map[string]any `json:"pod"`
 		}
@@ -742,39 +707,14 @@ func compareClassify(t *testing.T, r *tally, label string, oldPod, newPod map[st
 			return
 		}
 	}
-	if (initResourcesEmpty(oldPod) || initResourcesEmpty(newPod)) && allowed("pub", "pending-resize-init-empty-resources") {
-		r.allow("pending-resize-init-empty-resources")
-		return
-	}
 	r.fail("%s %s: reference %s, ours %s/%s", label, jsonText(in), jsonText(want), raw, gotK)
-}
-
-// initResourcesEmpty: an init container's resources is null or holds an empty limits/requests
-// map, which the reference's spec hash (encoding/json, omitempty) spells like an absent one.
-func initResourcesEmpty(pod map[string]any) bool {
-	spec, _ := pod["spec"].(map[string]any)
-	ics, _ := spec["initContainers"].([]any)
-	for _, ic := range ics {
-		c, _ := ic.(map[string]any)
-		res, present := c["resources"]
-		if present && res == nil {
-			return true
-		}
-		rm, _ := res.(map[string]any)
-		for _, k := range []string{"limits", "requests"} {
-			if l, ok := rm[k].(map[string]any); ok && len(l) == 0 {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 func TestPubClassifyVectors(t *testing.T) {
 	requireFn(t, fnPubClassify, map[string]any{"oldPod": map[string]any{}, "newPod": map[string]any{}})
 	var r tally
 	var refVec tally // the reference against each vector's expected answer
-	for _, c := range loadVectors(t, "pub", fnPubClassify) {
+	for _, c := range loadVectorsAll(t, "pub", fnPubClassify) {
 		var in struct {
 			OldPod map[string]any `json:"oldPod"`
 			NewPod map[string]any `json:"newPod"`

@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 pub const MAX_RECORDS: usize = 2000;
 
 /// The admission request's operation (`admission.k8s.io/v1` `AdmissionRequest.operation`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "UPPERCASE")]
 pub enum RequestOperation {
     /// `CREATE` (only the `eviction` subresource is checked).
@@ -51,7 +51,7 @@ pub struct AdmissionRequest<'a> {
 }
 
 /// Decision codes (the `decision` of `pub.admit`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum DecisionCode {
     /// DELETE without an old object.

@@ -15,7 +15,7 @@ use serde_json::Value;
 pub const ANN_CONFIG_SOURCE: &str = "kubernetes.io/config.source";
 
 /// The classification of an update (`pub.classify_update`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct UpdateClass {
     /// The spec changed, or the new pod gained an unavailable label.
@@ -60,11 +60,7 @@ pub fn can_resize_inplace(old: &Pod, new: &Pod) -> Result<bool> {
     if gained_unavailable_label(old, new) {
         return Ok(false);
     }
-    if !spec_eq(
-        &without_resources(&old.spec),
-        &without_resources(&new.spec),
-        Mode::Json,
-    ) {
+    if !value_eq(&hashed_view(&old.spec), &hashed_view(&new.spec), Mode::Json) {
         return Ok(false);
     }
     if is_static(old) || is_static(new) {
@@ -255,12 +251,48 @@ fn parse_quantity(q: &str, at: impl FnOnce() -> String) -> Result<Quantity<'_>> 
     })
 }
 
-fn without_resources(spec: &PodSpec) -> PodSpec {
+/// The spec `CanResizeInplace` hashes (`podSpecWithoutResourcesHash`): app-container resources
+/// cleared, the rest as `encoding/json` prints the typed spec. Init containers keep their
+/// resources, printed the way Go prints a `ResourceRequirements`: the struct itself always (so
+/// `null`, `{}` and `{"requests": {}}` all print `{}`), `limits`, `requests` and `claims` only
+/// when non-empty (`omitempty`), quantities in their `MarshalJSON` form (a value that does not
+/// parse is kept as given), other members dropped as the typed decode drops them.
+fn hashed_view(spec: &PodSpec) -> Value {
     let mut s = spec.clone();
     for c in s.containers.iter_mut().flatten() {
         c.resources = None;
     }
-    s
+    let mut v = serde_json::to_value(&s).unwrap_or(Value::Null);
+    let inits = v.get_mut("initContainers").and_then(Value::as_array_mut);
+    for (c, typed) in inits.into_iter().flatten().zip(spec.init_containers()) {
+        if let Value::Object(c) = c {
+            c.insert("resources".into(), Value::Object(go_resources(typed.resources.as_ref())));
+        }
+    }
+    v
+}
+
+fn go_resources(r: Option<&super::types::Resources>) -> serde_json::Map<String, Value> {
+    let mut out = serde_json::Map::new();
+    let Some(r) = r else { return out };
+    for (key, list) in [("limits", &r.limits), ("requests", &r.requests)] {
+        let Some(list) = list.as_ref().filter(|l| !l.is_empty()) else { continue };
+        let printed = list
+            .iter()
+            .map(|(name, q)| {
+                let q = Quantity::parse(q).map_or_else(|_| q.clone(), |p| p.to_string());
+                (name.clone(), Value::String(q))
+            })
+            .collect();
+        out.insert(key.into(), Value::Object(printed));
+    }
+    match r.rest.get("claims") {
+        Some(Value::Array(a)) if !a.is_empty() => {
+            out.insert("claims".into(), Value::Array(a.clone()));
+        }
+        _ => {}
+    }
+    out
 }
 
 /// Which Go equality a comparison mirrors.

@@ -14,10 +14,12 @@
 //! - [`validate::validate`].
 //!
 //! Registry entries ([`ENTRIES`]): `pub.protect_operations`, `pub.pod_state`,
-//! `pub.classify_update`, `pub.status`, `pub.admit`, `pub.admit_review`, `pub.validate`.
+//! `pub.classify_update`, `pub.status`, `pub.admit`, `pub.admit_review`, `pub.validate`, typed
+//! decisions in [`fns`] (call them with `kruise_core::decide::<fns::Status>(input)`).
 
 pub mod admit;
 pub mod classify;
+pub mod fns;
 pub mod image_ref;
 pub mod pod_state;
 pub mod protect;
@@ -35,307 +37,22 @@ pub use status::{BudgetPod, PodSummary, StatusOutcome, compute_status};
 pub use types::{FeatureGates, Pod, Pub, PubStatus, RecordTime};
 pub use validate::validate;
 
-use crate::error::Result;
-use crate::registry::{Entry, decode};
-use serde::Deserialize;
-use serde_json::{Value, json};
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct ProtectInput {
-    annotation: Option<String>,
-    #[serde(default)]
-    in_place_pod_vertical_scaling: bool,
-    #[serde(default)]
-    strict: bool,
-}
-
-fn protect_handler(input: &Value) -> Result<Value> {
-    let i: ProtectInput = decode(input)?;
-    let set = if i.strict {
-        protect::protected_operations_strict(
-            i.annotation.as_deref(),
-            i.in_place_pod_vertical_scaling,
-        )?
-    } else {
-        protected_operations(i.annotation.as_deref(), i.in_place_pod_vertical_scaling)
-    };
-    Ok(json!({"operations": set.iter().map(Operation::as_str).collect::<Vec<_>>()}))
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PodInput {
-    pod: Pod,
-}
-
-fn pod_state_handler(input: &Value) -> Result<Value> {
-    objects_only(input, &["pod"])?;
-    let i: PodInput = decode(input)?;
-    crate::registry::encode(&i.pod.state())
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct ClassifyInput {
-    old_pod: Pod,
-    new_pod: Pod,
-}
-
-fn classify_handler(input: &Value) -> Result<Value> {
-    objects_only(input, &["oldPod", "newPod"])?;
-    let i: ClassifyInput = decode(input)?;
-    crate::registry::encode(&classify_update(&i.old_pod, &i.new_pod)?)
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct StatusInput {
-    #[serde(rename = "pub")]
-    pb: Pub,
-    #[serde(default)]
-    pods: Vec<Pod>,
-    #[serde(default)]
-    workload_replicas: Option<i32>,
-    now: String,
-}
-
-fn status_handler(input: &Value) -> Result<Value> {
-    objects_only(input, &["pub", "pods"])?;
-    let i: StatusInput = decode(input)?;
-    i.pb.check_api("pub")?;
-    let now = RecordTime::parse(&i.now, "now")?;
-    let out = compute_status(&i.pb, &i.pods, i.workload_replicas, now.at)?;
-    let s = &out.status;
-    Ok(json!({
-        "desiredAvailable": s.desired_available,
-        "currentAvailable": s.current_available,
-        "totalReplicas": s.total_replicas,
-        "unavailableAllowed": s.unavailable_allowed,
-        "disruptedPods": s.disrupted_pods,
-        "unavailablePods": s.unavailable_pods,
-        "observedGeneration": s.observed_generation,
-        "recheckTime": out.recheck_time.map(|t| t.to_string()),
-        "changed": out.changed,
-    }))
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct RequestInput {
-    operation: RequestOperation,
-    #[serde(default)]
-    sub_resource: String,
-    #[serde(default)]
-    dry_run: bool,
-    #[serde(default = "yes")]
-    old_object_present: bool,
-}
-
-fn yes() -> bool {
-    true
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct AdmitInput {
-    request: RequestInput,
-    #[serde(default)]
-    old_pod: Option<Pod>,
-    #[serde(default)]
-    new_pod: Option<Pod>,
-    #[serde(default)]
-    pod: Option<Pod>,
-    #[serde(default, rename = "pub")]
-    pb: Option<Pub>,
-    #[serde(default)]
-    feature_gates: FeatureGates,
-    now: String,
-}
-
-fn admit_handler(input: &Value) -> Result<Value> {
-    objects_only(input, &["pub", "pod", "oldPod", "newPod"])?;
-    let i: AdmitInput = decode(input)?;
-    if let Some(p) = &i.pb {
-        p.check_api("pub")?;
-    }
-    let now = RecordTime::parse(&i.now, "now")?;
-    let r = &i.request;
-    let pod = match (r.operation, r.old_object_present) {
-        (RequestOperation::Delete, false) => None,
-        (RequestOperation::Delete, true) if i.pod.is_none() => {
-            return Err(crate::Error::invalid_input(
-                "pod",
-                "DELETE with oldObjectPresent needs the old pod",
-            ));
-        }
-        _ => i.pod.as_ref(),
-    };
-    let req = AdmissionRequest {
-        operation: r.operation,
-        sub_resource: &r.sub_resource,
-        dry_run: r.dry_run,
-        old_pod: i.old_pod.as_ref(),
-        new_pod: i.new_pod.as_ref(),
-        pod,
-    };
-    let d = admit(&req, i.pb.as_ref(), i.feature_gates)?;
-    let new_status = match (d.change, &i.pb) {
-        (Some(c), Some(p)) => crate::registry::encode(&c.apply(&p.status, &now))?,
-        _ => Value::Null,
-    };
-    Ok(json!({
-        "allowed": d.allowed(),
-        "reason": d.reason(),
-        "decision": d.code.as_str(),
-        "operation": d.operation.map(Operation::as_str),
-        "newStatus": new_status,
-    }))
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct AdmitReviewInput {
-    /// A whole AdmissionReview or its request.
-    #[serde(default)]
-    review: Option<Value>,
-    /// The request alone.
-    #[serde(default)]
-    request: Option<Value>,
-    #[serde(default)]
-    evicted_pod: Option<Pod>,
-    #[serde(default, rename = "pub")]
-    pb: Option<Pub>,
-    #[serde(default)]
-    feature_gates: FeatureGates,
-    now: String,
-}
-
-fn admit_review_handler(input: &Value) -> Result<Value> {
-    objects_only(input, &["pub", "evictedPod"])?;
-    let i: AdmitReviewInput = decode(input)?;
-    if let Some(p) = &i.pb {
-        p.check_api("pub")?;
-    }
-    let now = RecordTime::parse(&i.now, "now")?;
-    let ctx = ReviewContext {
-        pb: i.pb.as_ref(),
-        evicted_pod: i.evicted_pod.as_ref(),
-        gates: i.feature_gates,
-        now: &now,
-    };
-    let a = match (&i.review, &i.request) {
-        (Some(r), None) => admit_review(r, &ctx)?,
-        (None, Some(Value::Object(r))) => admit_request(r, &ctx)?,
-        (None, Some(_)) => {
-            return Err(crate::Error::invalid_input("request", "expected a JSON object"));
-        }
-        (None, None) => {
-            return Err(crate::Error::invalid_input(
-                "review",
-                "missing: give the AdmissionReview (review) or its request (request)",
-            ));
-        }
-        (Some(_), Some(_)) => {
-            return Err(crate::Error::invalid_input(
-                "request",
-                "give either review or request, not both",
-            ));
-        }
-    };
-    let new_status = match &a.new_status {
-        Some(s) => crate::registry::encode(s)?,
-        None => Value::Null,
-    };
-    Ok(json!({
-        "allowed": a.allowed(),
-        "reason": a.reason,
-        "decision": a.code.as_str(),
-        "operation": a.operation.map(Operation::as_str),
-        "newStatus": new_status,
-        "response": a.response(),
-    }))
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct ValidateInput {
-    #[serde(rename = "pub")]
-    pb: Pub,
-    #[serde(default)]
-    old_pub: Option<Pub>,
-    #[serde(default)]
-    feature_gates: FeatureGates,
-}
-
-fn validate_handler(input: &Value) -> Result<Value> {
-    objects_only(input, &["pub", "oldPub"])?;
-    let i: ValidateInput = decode(input)?;
-    i.pb.check_api("pub")?;
-    Ok(json!(validate(&i.pb, i.old_pub.as_ref(), i.feature_gates)))
-}
-
-/// Pods and PUBs are JSON objects (or `null` where optional): the typed decode would otherwise
-/// read a JSON array as an all-default object (an empty PUB admits everything). `pods` is a list of
-/// objects.
-fn objects_only(input: &Value, keys: &[&str]) -> Result<()> {
-    let bad = |field: String| Err(crate::Error::invalid_input(field, "expected a JSON object"));
-    for &key in keys {
-        match input.get(key) {
-            None | Some(Value::Null | Value::Object(_)) => {}
-            Some(Value::Array(items)) if key == "pods" => {
-                if let Some(i) = items.iter().position(|p| !p.is_object()) {
-                    return bad(format!("pods[{i}]"));
-                }
-            }
-            Some(_) => return bad(key.to_owned()),
-        }
-    }
-    Ok(())
-}
+use crate::registry::Entry;
 
 /// Registry entries of this family.
 pub const ENTRIES: &[Entry] = &[
-    Entry::new(
-        "pub.protect_operations",
-        "PUB protected operations from kruise.io/pub-protect-operations (pubcontrol isNeedPubProtection)",
-        protect_handler,
-    ),
-    Entry::new(
-        "pub.pod_state",
-        "Pod active/ready/consistent for PUB (pubcontrol IsPodReady, IsPodStateConsistent)",
-        pod_state_handler,
-    ),
-    Entry::new(
-        "pub.classify_update",
-        "Pod update: nothing, UPDATE or RESIZE (pubcontrol IsPodUnavailableChanged, CanResizeInplace)",
-        classify_handler,
-    ),
-    Entry::new(
-        "pub.status",
-        "PUB status: budgets, record expiry, recheck (podunavailablebudget controller)",
-        status_handler,
-    ),
-    Entry::new(
-        "pub.admit",
-        "Pod webhook PUB admission: allow/deny and status write (pod_unavailable_budget.go)",
-        admit_handler,
-    ),
-    Entry::new(
-        "pub.admit_review",
-        "Pod webhook PUB admission on an AdmissionReview or its request, fail closed (pod_unavailable_budget.go)",
-        admit_review_handler,
-    ),
-    Entry::new(
-        "pub.validate",
-        "PUB object validation error codes (pub_create_update_handler.go)",
-        validate_handler,
-    ),
+    Entry::of::<fns::ProtectOperations>(),
+    Entry::of::<fns::PodState>(),
+    Entry::of::<fns::ClassifyUpdate>(),
+    Entry::of::<fns::Status>(),
+    Entry::of::<fns::Admit>(),
+    Entry::of::<fns::AdmitReview>(),
+    Entry::of::<fns::Validate>(),
 ];
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use serde_json::json;
 
     #[test]
     fn bad_input_names_the_field() {

@@ -8,8 +8,11 @@
 
 use super::image_ref;
 use super::types::{Pod, StrMap, has_unavailable_label};
+use serde::de::value::MapAccessDeserializer;
+use serde::de::{Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::marker::PhantomData;
 
 /// Annotation: Kruise in-place update state (JSON), new key.
 pub const ANN_INPLACE_STATE: &str = "apps.kruise.io/inplace-update-state";
@@ -29,7 +32,7 @@ pub const ANN_SIDECARSET_STATE: &str = "kruise.io/sidecarset-inplace-update-stat
 pub const ENV_IS_INJECTED: &str = "IS_INJECTED";
 
 /// The three predicates together (`pub.pod_state`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct PodState {
     /// Phase not Succeeded/Failed and no deletionTimestamp.
     pub active: bool,
@@ -137,7 +140,7 @@ impl Pod {
             return true;
         };
         let Ok(states) =
-            serde_json::from_str::<Option<BTreeMap<String, Option<InPlaceState>>>>(raw)
+            serde_json::from_str::<Option<BTreeMap<String, Option<GoStruct<InPlaceState>>>>>(raw)
         else {
             return false;
         };
@@ -147,9 +150,9 @@ impl Pod {
         sets.dedup();
         let mut last: BTreeMap<&str, &str> = BTreeMap::new();
         for set in sets {
-            if let Some(Some(state)) = states.get(set) {
+            if let Some(Some(GoStruct(state))) = states.get(set) {
                 for (name, st) in state.last_container_statuses.iter().flatten() {
-                    last.insert(name.as_str(), st.image_id.as_str());
+                    last.insert(name.as_str(), st.0.image_id.as_str());
                 }
             }
         }
@@ -187,10 +190,9 @@ impl Pod {
         else {
             return true;
         };
-        let Ok(state) = serde_json::from_str::<Option<InPlaceState>>(raw) else {
+        let Ok(GoStruct(state)) = serde_json::from_str::<GoStruct<InPlaceState>>(raw) else {
             return false;
         };
-        let state = state.unwrap_or_default();
         if state
             .next_container_images
             .as_ref()
@@ -220,7 +222,7 @@ impl Pod {
         self.last_statuses_settled(state.last_container_statuses.unwrap_or_default())
     }
 
-    fn last_statuses_settled(&self, mut last: BTreeMap<String, LastStatus>) -> bool {
+    fn last_statuses_settled(&self, mut last: BTreeMap<String, GoStruct<LastStatus>>) -> bool {
         let spec_image = |name: &str| -> Option<(&str, bool)> {
             self.spec
                 .containers()
@@ -231,7 +233,7 @@ impl Pod {
         };
         for cs in &self.status.container_statuses {
             if let Some(old) = last.remove(&cs.name)
-                && old.image_id == cs.image_id
+                && old.0.image_id == cs.image_id
             {
                 let same = match spec_image(&cs.name) {
                     Some((img, true)) => cs.image.strip_suffix(":latest") == Some(img),
@@ -251,7 +253,7 @@ impl Pod {
 #[derive(Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 struct InPlaceState {
-    last_container_statuses: Option<BTreeMap<String, LastStatus>>,
+    last_container_statuses: Option<BTreeMap<String, GoStruct<LastStatus>>>,
     next_container_images: Option<StrMap>,
     next_container_ref_metadata: Option<BTreeMap<String, serde_json::Value>>,
     next_container_resources: Option<BTreeMap<String, serde_json::Value>>,
@@ -264,6 +266,37 @@ struct InPlaceState {
 struct LastStatus {
     #[serde(rename = "imageID", deserialize_with = "super::types::null_default")]
     image_id: String,
+}
+
+/// A struct read as Go's `encoding/json` reads one into a struct value: from a JSON object, or
+/// from `null` (which leaves the zero value). Anything else, a JSON array in particular, is an
+/// error; serde's derived `Deserialize` would read an array as the struct's fields in order.
+#[derive(Debug, Default)]
+struct GoStruct<T>(T);
+
+impl<'de, T: Deserialize<'de> + Default> Deserialize<'de> for GoStruct<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct ObjectOrNull<T>(PhantomData<T>);
+        impl<'de, T: Deserialize<'de> + Default> Visitor<'de> for ObjectOrNull<T> {
+            type Value = GoStruct<T>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a JSON object or null")
+            }
+            fn visit_none<E: serde::de::Error>(self) -> std::result::Result<Self::Value, E> {
+                Ok(GoStruct(T::default()))
+            }
+            fn visit_unit<E: serde::de::Error>(self) -> std::result::Result<Self::Value, E> {
+                Ok(GoStruct(T::default()))
+            }
+            fn visit_some<D2: Deserializer<'de>>(self, d: D2) -> std::result::Result<Self::Value, D2::Error> {
+                d.deserialize_map(self)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> std::result::Result<Self::Value, A::Error> {
+                T::deserialize(MapAccessDeserializer::new(map)).map(GoStruct)
+            }
+        }
+        d.deserialize_option(ObjectOrNull(PhantomData))
+    }
 }
 
 #[cfg(test)]

@@ -42,7 +42,7 @@ use super::protect::Operation;
 use super::types::{FeatureGates, Pod, Pub, PubStatus, RecordTime};
 use crate::error::{Error, Result};
 use serde::Deserialize;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 /// The `AdmissionReview` API versions read (v1 and v1beta1 have the same JSON shape).
 pub const REVIEW_API_VERSIONS: &[&str] = &["admission.k8s.io/v1", "admission.k8s.io/v1beta1"];
@@ -82,16 +82,50 @@ impl ReviewAnswer {
         self.code.allowed()
     }
 
-    /// The `AdmissionResponse` JSON, as controller-runtime's `ValidationResponse` builds it:
+    /// The `AdmissionResponse`, as controller-runtime's `ValidationResponse` builds it:
     /// `status` `{code: 200}` when allowed, `{code: 403, reason: "Forbidden", message}` when denied.
-    pub fn response(&self) -> Value {
+    pub fn admission_response(&self) -> ReviewResponse {
         let status = if self.allowed() {
-            json!({"code": 200})
+            ResponseStatus { code: 200, reason: None, message: None }
         } else {
-            json!({"code": 403, "reason": "Forbidden", "message": self.reason})
+            ResponseStatus {
+                code: 403,
+                reason: Some("Forbidden".into()),
+                message: Some(self.reason.clone()),
+            }
         };
-        json!({"uid": self.uid, "allowed": self.allowed(), "status": status})
+        ReviewResponse { uid: self.uid.clone(), allowed: self.allowed(), status }
     }
+
+    /// [`ReviewAnswer::admission_response`] as JSON.
+    pub fn response(&self) -> Value {
+        serde_json::to_value(self.admission_response()).unwrap_or(Value::Null)
+    }
+}
+
+/// The `admission.k8s.io/v1` `AdmissionResponse` the webhook returns (the members it sets).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+pub struct ReviewResponse {
+    /// The request UID, echoed.
+    pub uid: String,
+    /// Whether the request is allowed.
+    pub allowed: bool,
+    /// The result status.
+    pub status: ResponseStatus,
+}
+
+/// The `metav1.Status` of a [`ReviewResponse`].
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+pub struct ResponseStatus {
+    /// HTTP code: 200 allowed, 403 denied.
+    pub code: u16,
+    /// `Forbidden` when denied; absent when allowed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The denial reason (`podunavailablebudget.policy.kruise.io "<name>" is forbidden: ...`);
+    /// absent when allowed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
 }
 
 /// Decides a whole `AdmissionReview` or its `request` member (told apart by the review's own
@@ -494,6 +528,7 @@ fn shown(v: Option<&Value>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     const VECTORS: &str = include_str!("../../../conformance/vectors/pub_review.json");
 

@@ -8,6 +8,7 @@
 use crate::error::{Error, Result};
 use crate::intstr::IntOrPercent;
 use jiff::Timestamp;
+use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -17,7 +18,7 @@ pub type StrMap = BTreeMap<String, String>;
 
 /// A Kubernetes Pod, reduced to what the PUB decisions read; unknown fields are ignored
 /// (spec fields are kept in [`PodSpec::rest`] / [`Container::rest`]).
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(default)]
 pub struct Pod {
     /// `metadata`.
@@ -29,7 +30,7 @@ pub struct Pod {
 }
 
 /// Pod `metadata`: name, labels, annotations, deletionTimestamp.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(default, rename_all = "camelCase")]
 pub struct PodMeta {
     /// `metadata.name` (the key of the PUB record maps).
@@ -39,9 +40,11 @@ pub struct PodMeta {
     pub namespace: Option<String>,
     /// `metadata.labels` (`null` = none).
     #[serde(deserialize_with = "null_default")]
+    #[schemars(schema_with = "null_on_read::<StrMap>")]
     pub labels: StrMap,
     /// `metadata.annotations` (`null` = none).
     #[serde(deserialize_with = "null_default")]
+    #[schemars(schema_with = "null_on_read::<StrMap>")]
     pub annotations: StrMap,
     /// `metadata.deletionTimestamp`, RFC 3339; only its presence matters.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -49,7 +52,7 @@ pub struct PodMeta {
 }
 
 /// Pod `spec`: the containers typed, every other member kept verbatim in `rest`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PodSpec {
     /// `spec.containers` (`None` = absent, distinct from `[]` for the deep comparison).
@@ -75,7 +78,7 @@ impl PodSpec {
 }
 
 /// One container: name, image, env, resources, resizePolicy typed; the rest verbatim.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Container {
     /// `name`.
@@ -111,7 +114,7 @@ impl Container {
 }
 
 /// One `env` entry.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct EnvVar {
     /// `name`.
@@ -126,7 +129,7 @@ pub struct EnvVar {
 }
 
 /// `resources`: requests and limits as quantity strings, the rest (`claims`) verbatim.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize, JsonSchema)]
 pub struct Resources {
     /// `limits`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -140,7 +143,7 @@ pub struct Resources {
 }
 
 /// One `resizePolicy` entry.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ResizePolicy {
     /// `resourceName` (`cpu`, `memory`).
@@ -152,21 +155,23 @@ pub struct ResizePolicy {
 }
 
 /// Pod `status`: phase, conditions, container statuses.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(default, rename_all = "camelCase")]
 pub struct PodStatus {
     /// `status.phase` (`Running`, `Pending`, `Succeeded`, `Failed`, ...; absent = `""`).
     pub phase: String,
     /// `status.conditions` (`null` = none).
     #[serde(deserialize_with = "null_default")]
+    #[schemars(schema_with = "null_on_read::<Vec<PodCondition>>")]
     pub conditions: Vec<PodCondition>,
     /// `status.containerStatuses` (`null` = none).
     #[serde(deserialize_with = "null_default")]
+    #[schemars(schema_with = "null_on_read::<Vec<ContainerStatus>>")]
     pub container_statuses: Vec<ContainerStatus>,
 }
 
 /// One pod condition.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(default)]
 pub struct PodCondition {
     /// `type`, e.g. `Ready`.
@@ -177,7 +182,7 @@ pub struct PodCondition {
 }
 
 /// One container status.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(default, rename_all = "camelCase")]
 pub struct ContainerStatus {
     /// `name`.
@@ -227,6 +232,19 @@ impl<'de> Deserialize<'de> for RecordTime {
     }
 }
 
+impl JsonSchema for RecordTime {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "RecordTime".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "format": "date-time",
+            "description": "An RFC 3339 time (Go time.RFC3339 rules); written back exactly as given."
+        })
+    }
+}
+
 impl Serialize for RecordTime {
     fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
         s.serialize_str(&self.text)
@@ -238,7 +256,7 @@ pub type Records = BTreeMap<String, RecordTime>;
 
 /// A PodUnavailableBudget object (`policy.kruise.io/v1alpha1`; `v1beta1` accepted, see
 /// [`Pub::protect_operations_value`]).
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(default, rename_all = "camelCase")]
 pub struct Pub {
     /// `apiVersion` (absent accepted; else `policy.kruise.io/v1alpha1` or `/v1beta1`).
@@ -253,11 +271,12 @@ pub struct Pub {
     pub spec: PubSpec,
     /// `status` (`null`/absent = zero status).
     #[serde(deserialize_with = "null_default")]
+    #[schemars(schema_with = "null_on_read::<PubStatus>")]
     pub status: PubStatus,
 }
 
 /// PUB `metadata`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(default, rename_all = "camelCase")]
 pub struct PubMeta {
     /// `metadata.name` (used in denial reasons).
@@ -269,11 +288,12 @@ pub struct PubMeta {
     pub generation: i64,
     /// `metadata.annotations`.
     #[serde(deserialize_with = "null_default")]
+    #[schemars(schema_with = "null_on_read::<StrMap>")]
     pub annotations: StrMap,
 }
 
 /// PUB `spec`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(default, rename_all = "camelCase")]
 pub struct PubSpec {
     /// `spec.selector` (label selector).
@@ -297,7 +317,7 @@ pub struct PubSpec {
 }
 
 /// A Kubernetes label selector.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct LabelSelector {
     /// `matchLabels`.
@@ -309,7 +329,7 @@ pub struct LabelSelector {
 }
 
 /// One `matchExpressions` entry.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(default)]
 pub struct LabelRequirement {
     /// `key`.
@@ -322,7 +342,7 @@ pub struct LabelRequirement {
 }
 
 /// `spec.targetRef`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(default, rename_all = "camelCase")]
 pub struct TargetRef {
     /// `apiVersion`, e.g. `apps.kruise.io/v1alpha1`.
@@ -334,16 +354,18 @@ pub struct TargetRef {
 }
 
 /// PUB `status`. Record maps absent and empty are the same; they are always printed.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(default, rename_all = "camelCase")]
 pub struct PubStatus {
     /// `status.observedGeneration` (int64).
     pub observed_generation: i64,
     /// `status.disruptedPods`: pods admitted for DELETE / EVICT / RESIZE, kept 20 s.
     #[serde(deserialize_with = "null_default")]
+    #[schemars(schema_with = "null_on_read::<Records>")]
     pub disrupted_pods: Records,
     /// `status.unavailablePods`: pods admitted for UPDATE, kept 10 s.
     #[serde(deserialize_with = "null_default")]
+    #[schemars(schema_with = "null_on_read::<Records>")]
     pub unavailable_pods: Records,
     /// `status.unavailableAllowed` (int32).
     pub unavailable_allowed: i32,
@@ -391,7 +413,7 @@ impl Pub {
 }
 
 /// Feature gates the PUB decisions consult (`pkg/features/kruise_features.go`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(default)]
 pub struct FeatureGates {
     /// `PodUnavailableBudgetDeleteGate` (default on): DELETE and eviction are checked.
@@ -427,6 +449,16 @@ impl FeatureGates {
     /// The effective update gate (forced off without `PodWebhook`).
     pub fn update_checked(&self) -> bool {
         self.pod_webhook && self.update_gate
+    }
+}
+
+/// The schema of a [`null_default`] member: `T` or `null` when read (null reads as the default),
+/// `T` when written.
+fn null_on_read<T: JsonSchema>(g: &mut SchemaGenerator) -> Schema {
+    if g.contract().is_deserialize() {
+        g.subschema_for::<Option<T>>()
+    } else {
+        g.subschema_for::<T>()
     }
 }
 

@@ -131,14 +131,26 @@ pub struct Node {
 
 /// `filterDaemonPodsNodeToUpdate`: the ordered node names eligible for update this sync.
 ///
+/// The reference reads its nodes from a map keyed by node name, so a name listed twice is one
+/// node: the last entry of that name wins (its state and `selected`, as a later map assignment
+/// and node-lister update would), and `nodes` below counts distinct names.
+///
 /// Walks names from the last (byte order) to the first, bucketing into updated, updating,
 /// selected (selector set and matching) and the rest; returns updated ++ updating ++ (selected
 /// when a selector is set, else rest), cut to `nodes − partition` (empty when that is ≤ 0).
 /// `partition` is the already-scaled value (see [`super::partition::daemonset_partition`]).
 pub fn update_nodes(partition: i64, selector: bool, nodes: &[Node]) -> Vec<String> {
+    // Reverse byte order of names; a stable sort keeps entries of one name in input order, so the
+    // last of them is kept.
     let mut order: Vec<&Node> = nodes.iter().collect();
-    order.sort_unstable_by(|a, b| b.name.as_bytes().cmp(a.name.as_bytes()));
-    let max_update = i64::try_from(nodes.len()).unwrap_or(i64::MAX).wrapping_sub(partition);
+    order.sort_by(|a, b| b.name.as_bytes().cmp(a.name.as_bytes()));
+    let mut order: Vec<&Node> = order
+        .iter()
+        .enumerate()
+        .filter(|(i, n)| order.get(i + 1).is_none_or(|next| next.name != n.name))
+        .map(|(_, n)| *n)
+        .collect();
+    let max_update = i64::try_from(order.len()).unwrap_or(i64::MAX).wrapping_sub(partition);
     if max_update <= 0 {
         return Vec::new();
     }
@@ -252,5 +264,22 @@ mod tests {
         assert_eq!(update_nodes(-5, false, &nodes).len(), 3);
         // with a selector, unmatched old nodes are never updated
         assert_eq!(update_nodes(0, true, &nodes), ["c"]);
+    }
+
+    #[test]
+    fn update_nodes_counts_a_repeated_name_once_and_the_last_entry_wins() {
+        let n = |name: &str, state, selected| Node { name: name.into(), state, selected };
+        let nodes = [n("n", NodeState::Old, false), n("n", NodeState::Old, false)];
+        assert_eq!(update_nodes(0, false, &nodes), ["n"]);
+        // two distinct names remain, so partition 1 leaves one to update
+        let nodes = [n("a", NodeState::Old, false), n("b", NodeState::Updated, false), n("a", NodeState::Updating, false)];
+        assert_eq!(update_nodes(0, false, &nodes), ["b", "a"]);
+        assert_eq!(update_nodes(1, false, &nodes), ["b"]);
+        assert!(update_nodes(2, false, &nodes).is_empty());
+        // the last entry's selection decides
+        let nodes = [n("a", NodeState::Old, true), n("a", NodeState::Old, false)];
+        assert!(update_nodes(0, true, &nodes).is_empty());
+        let nodes = [n("a", NodeState::Old, false), n("a", NodeState::Old, true)];
+        assert_eq!(update_nodes(0, true, &nodes), ["a"]);
     }
 }
