@@ -56,3 +56,19 @@ func ExampleCronParse() {
 	// Output:
 	// {"everySeconds":5400,"kind":"every"}
 }
+
+// ExamplePubProtectOperations calls PubProtectOperations on the first short vector case of its fn.
+func ExamplePubProtectOperations() {
+	var in PubProtectOperationsInput
+	if err := json.Unmarshal([]byte(`{"annotation":null,"inPlacePodVerticalScaling":false}`), &in); err != nil {
+		panic(err)
+	}
+	out, err := PubProtectOperations(in)
+	if err != nil {
+		panic(err)
+	}
+	got, _ := json.Marshal(out)
+	fmt.Println(string(got))
+	// Output:
+	// {"operations":["DELETE","EVICT","RESIZE","UPDATE"]}
+}

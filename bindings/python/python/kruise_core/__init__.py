@@ -40,7 +40,7 @@ from ._kruise_core import (
 )
 from ._typed import ErrorKind
 
-from . import allocation, api, cron, pub_budget, rollout
+from . import allocation, api, cron, pub, rollout
 
 __all__ = [
     "DEFAULT_MAX_INPUT_BYTES",
@@ -58,7 +58,7 @@ __all__ = [
     "fn_ids",
     "matches",
     "max_input_bytes",
-    "pub_budget",
+    "pub",
     "rollout",
     "set_max_input_bytes",
 ]
