@@ -380,3 +380,41 @@ fn example_file(examples: &[Example]) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn family(defs: BTreeMap<String, Def>) -> Family<'static> {
+        Family { family: "t", prefix: "T".into(), names: BTreeMap::new(), defs }
+    }
+
+    fn field(name: &str, ty: Ty, required: bool) -> Field {
+        Field { name: name.into(), ty, required, doc: None }
+    }
+
+    /// The field rule that keeps a JSON round trip exact.
+    #[test]
+    fn field_rule() {
+        let mut defs = BTreeMap::new();
+        defs.insert("IntOrPercent".into(), Def::Alias { doc: None, ty: Ty::IntOrString });
+        let g = family(defs);
+        let f = |name: &str, ty: Ty, req: bool| g.field(&field(name, ty, req), "P", &mut BTreeSet::new()).unwrap();
+        let null = |t: Ty| Ty::Nullable(Box::new(t));
+        assert_eq!(f("a", Ty::Int(Some("int32".into())), true), "\tA int32 `json:\"a\"`\n");
+        assert_eq!(f("a", null(Ty::Str), true), "\tA *string `json:\"a\"`\n");
+        assert_eq!(f("a", Ty::Bool, false), "\tA *bool `json:\"a,omitempty\"`\n");
+        assert_eq!(f("a", Ty::Array(Box::new(Ty::Str)), false), "\tA []string `json:\"a,omitempty\"`\n");
+        assert_eq!(f("a", null(Ty::Map(Box::new(Ty::Number))), true), "\tA map[string]float64 `json:\"a\"`\n");
+        assert_eq!(f("a", Ty::Any, true), "\tA json.RawMessage `json:\"a\"`\n");
+        assert_eq!(f("a", null(Ty::Named("IntOrPercent".into())), false), "\tA *IntOrPercent `json:\"a,omitempty\"`\n");
+        assert_eq!(f("a", Ty::Int(Some("uint64".into())), true), "\tA uint64 `json:\"a\"`\n");
+        assert_eq!(f("a", Ty::Int(None), true), "\tA int64 `json:\"a\"`\n");
+        assert_eq!(f("a", Ty::Union(vec![Ty::Bool, Ty::Str]), true), "\tA json.RawMessage `json:\"a\"`\n");
+    }
+
+    #[test]
+    fn go_json_escapes_like_encoding_json() {
+        assert_eq!(go_json(&serde_json::json!({"b": "<&>", "a": 1})), r#"{"a":1,"b":"\u003c\u0026\u003e"}"#);
+    }
+}

@@ -281,3 +281,40 @@ fn typed_module(fns: &[FnInfo]) -> String {
     out.push_str("__all__ = [\"ALL_TYPED\", \"ERROR_KINDS\", \"ErrorKind\", \"TYPED_FNS\"]\n");
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Field;
+
+    fn field(name: &str, ty: Ty, required: bool) -> Field {
+        Field { name: name.into(), ty, required, doc: Some("Doc.".into()) }
+    }
+
+    #[test]
+    fn keywords_and_odd_keys_use_the_functional_syntax() {
+        let defined = BTreeSet::new();
+        let ctx = Ctx { defined: &defined };
+        let d = Def::Object {
+            doc: Some("Upgrade input.".into()),
+            fields: vec![field("from", Ty::Str, true), field("to", Ty::Nullable(Box::new(Ty::Str)), false)],
+        };
+        let text = def_text("UpgradeInput", &d, &ctx);
+        assert!(text.starts_with("# Upgrade input.\nUpgradeInput = TypedDict(\n    \"UpgradeInput\",\n"), "{text}");
+        assert!(text.contains("        \"from\": str,\n"), "{text}");
+        assert!(text.contains("        \"to\": NotRequired[Optional[str]],\n"), "{text}");
+        let d = Def::Object { doc: None, fields: vec![field("roundUp", Ty::Bool, true), field("x", Ty::Named("Later".into()), false)] };
+        let text = def_text("In", &d, &ctx);
+        assert!(text.starts_with("class In(TypedDict):\n    \"\"\"In\"\"\"\n"), "{text}");
+        assert!(text.contains("\n    roundUp: bool\n    \"\"\"Doc.\"\"\"\n"), "{text}");
+        // a type defined later is a quoted forward reference
+        assert!(text.contains("    x: NotRequired[\"Later\"]\n"), "{text}");
+    }
+
+    #[test]
+    fn names_and_docstrings() {
+        assert!(is_identifier("roundUp") && !is_identifier("from") && !is_identifier("a-b") && !is_identifier("1a"));
+        assert_eq!(docstring("say \"hi\"", ""), "\"\"\"say \"hi\" \"\"\"\n");
+        assert_eq!(docstring("a\\b", ""), "\"\"\"a\\\\b\"\"\"\n");
+    }
+}
