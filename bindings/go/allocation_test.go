@@ -37,13 +37,13 @@ func TestAllocateReservesPendingPodsAndAddsStandIns(t *testing.T) {
 	}
 	in := AllocationAllocateInput{
 		Spec:            spec,
-		Status:          &AllocationUdStatus{SubsetStatuses: []AllocationSubsetStatusType{{Name: "ecs"}, {Name: "vk"}}},
+		Status:          &AllocationUdStatus{SubsetStatuses: &[]AllocationSubsetStatusType{{Name: "ecs"}, {Name: "vk"}}},
 		CurrentRevision: ptr("r1"),
 		UpdatedRevision: ptr("r1"),
-		Subsets: map[string]AllocationWorkload{"ecs": {
+		Subsets: &map[string]AllocationWorkload{"ecs": {
 			Spec:   &AllocationWorkloadSpec{Replicas: ptr(int32(3))},
 			Status: &AllocationWorkloadStatus{Replicas: ptr(int32(3)), ReadyReplicas: ptr(int32(1))},
-			Pods: []AllocationPod{
+			Pods: &[]AllocationPod{
 				allocPod("ecs-0", "2026-06-21T09:00:00Z", true),
 				allocPod("ecs-1", "2026-06-21T09:59:00Z", false),
 				allocPod("ecs-2", "2026-06-21T09:59:45Z", false),
@@ -57,28 +57,31 @@ func TestAllocateReservesPendingPodsAndAddsStandIns(t *testing.T) {
 	if a.Allocator != AllocationAllocatorKindReservation || a.Replicas["ecs"] != 3 || a.Replicas["vk"] != 1 || a.TemporaryReplicas == nil || *a.TemporaryReplicas != 1 {
 		t.Fatalf("allocation %+v", a)
 	}
-	if a.Subsets["ecs"].ReservedPods != 1 || !a.PodReservedLabels["ecs-1"] || a.PodReservedLabels["ecs-2"] ||
+	if a.Subsets == nil || a.PodReservedLabels == nil || a.SubsetConditions == nil {
+		t.Fatalf("adaptive members missing: %+v", a)
+	}
+	if (*a.Subsets)["ecs"].ReservedPods != 1 || !(*a.PodReservedLabels)["ecs-1"] || (*a.PodReservedLabels)["ecs-2"] ||
 		a.RequeueAfterSeconds == nil || *a.RequeueAfterSeconds != 15 {
 		t.Fatalf("status %+v", a)
 	}
-	c := a.SubsetConditions["ecs"]
+	c := (*a.SubsetConditions)["ecs"]
 	if c == nil || c.Status != "False" || c.Reason != "reschedule" || c.LastTransitionTime == nil || *c.LastTransitionTime != "2026-06-21T10:00:00Z" {
 		t.Fatalf("condition %+v", c)
 	}
-	if a.SubsetConditions["vk"] != nil {
-		t.Fatalf("vk condition %+v", a.SubsetConditions["vk"])
+	if (*a.SubsetConditions)["vk"] != nil {
+		t.Fatalf("vk condition %+v", (*a.SubsetConditions)["vk"])
 	}
 }
 
 func TestAllocateErrorsNameTheField(t *testing.T) {
 	four, three := FromInt(4), FromInt(3)
-	spec := AllocationUdSpec{Replicas: ptr(int32(5)), Topology: &AllocationTopology{Subsets: []AllocationSubset{{Name: ptr("a"), MinReplicas: &four, MaxReplicas: &three}}}}
+	spec := AllocationUdSpec{Replicas: ptr(int32(5)), Topology: &AllocationTopology{Subsets: &[]AllocationSubset{{Name: ptr("a"), MinReplicas: &four, MaxReplicas: &three}}}}
 	_, err := AllocationAllocate(AllocationAllocateInput{Spec: spec, Now: "2026-06-21T10:00:00Z"})
 	var kerr *Error
 	if !errors.As(err, &kerr) || kerr.Kind() != "min_greater_than_max" || kerr.Field() != "spec.topology.subsets[0].minReplicas" {
 		t.Fatalf("got %v", err)
 	}
-	spec.Topology.Subsets = []AllocationSubset{{Name: ptr("a")}, {Name: ptr("a")}}
+	spec.Topology.Subsets = &[]AllocationSubset{{Name: ptr("a")}, {Name: ptr("a")}}
 	_, err = AllocationAllocate(AllocationAllocateInput{Spec: spec, Now: "2026-06-21T10:00:00Z"})
 	if !errors.As(err, &kerr) || kerr.Kind() != "duplicate_subset_name" {
 		t.Fatalf("got %v", err)

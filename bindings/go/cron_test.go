@@ -79,7 +79,7 @@ func TestCronDecideReplaceWhilePreviousRuns(t *testing.T) {
 		CreationTimestamp: "2026-06-21T07:30:00Z",
 		Now:               "2026-06-21T10:00:05Z",
 		Spec:              spec,
-		Jobs:              []CronDecideJob{{Name: "acj-image-pull-1782028800", State: CronJobStateOutputActive, ScheduledAt: &at}},
+		Jobs:              &[]CronDecideJob{{Name: "acj-image-pull-1782028800", State: CronJobStateOutputActive, ScheduledAt: &at}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -93,7 +93,7 @@ func TestCronDecideReplaceWhilePreviousRuns(t *testing.T) {
 func TestCronPruneStateDefaultsValidate(t *testing.T) {
 	one := int32(1)
 	t1, t2 := "2026-01-01T00:00:00Z", "2026-01-01T01:00:00Z"
-	del, err := CronPrune(CronPruneInput{SuccessfulJobsHistoryLimit: &one, Jobs: []CronPruneJob{
+	del, err := CronPrune(CronPruneInput{SuccessfulJobsHistoryLimit: &one, Jobs: &[]CronPruneJob{
 		{Name: "new", State: CronJobStateOutputSucceeded, StartTime: &t2},
 		{Name: "old", State: CronJobStateOutputSucceeded, StartTime: &t1},
 	}})
@@ -112,7 +112,7 @@ func TestCronPruneStateDefaultsValidate(t *testing.T) {
 		"schedule": json.RawMessage(`"0 2 * * *"`),
 		"template": json.RawMessage(`{"imageListPullJobTemplate": {"spec": {"images": ["nginx:1.25"]}}}`),
 	}
-	out, err := CronDefaults(CronDefaultsInput{Spec: spec})
+	out, err := CronDefaults(CronDefaultsInput{Spec: &spec})
 	if err != nil || string(out["concurrencyPolicy"]) != `"Replace"` {
 		t.Fatalf("defaults = %v %v", out, err)
 	}

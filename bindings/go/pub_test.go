@@ -79,7 +79,7 @@ func TestPubSeedScenario(t *testing.T) {
 		pods = append(pods, conv[PubPod](t, pubTestPod(fmt.Sprintf("web-server-%d", i), "500m", true)))
 	}
 	ten := int32(10)
-	st, err := PubStatus(PubStatusInput{Pub: conv[PubPub](t, pubTestPub(nil)), Pods: pods, WorkloadReplicas: &ten, Now: pubNow})
+	st, err := PubStatus(PubStatusInput{Pub: conv[PubPub](t, pubTestPub(nil)), Pods: &pods, WorkloadReplicas: &ten, Now: pubNow})
 	if err != nil || st.DesiredAvailable != 8 || st.CurrentAvailable != 10 || st.UnavailableAllowed != 2 || !st.Changed {
 		t.Fatalf("status: %+v, %v", st, err)
 	}

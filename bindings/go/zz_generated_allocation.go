@@ -39,7 +39,7 @@ type AllocationAllocateInput struct {
 
 	// Existing subset workloads with their pods, by subset name (absent or `null` = none).
 	// Their `unschedulableStatus` is ignored and recomputed.
-	Subsets map[string]AllocationWorkload `json:"subsets,omitempty"`
+	Subsets *map[string]AllocationWorkload `json:"subsets,omitempty"`
 
 	// The revision being rolled out (default `""`); also every workload's updated revision.
 	UpdatedRevision *string `json:"updatedRevision,omitempty"`
@@ -54,7 +54,7 @@ type AllocationAllocateOutput struct {
 	Allocator AllocationAllocatorKind `json:"allocator"`
 
 	// Reservation only: pod name -> the reserved label it must get (`true` = `"true"`).
-	PodReservedLabels map[string]bool `json:"podReservedLabels,omitempty"`
+	PodReservedLabels *map[string]bool `json:"podReservedLabels,omitempty"`
 
 	// `(subset name, replicas)` in subset order; one entry per subset (names are unique). In
 	// JSON an object from subset name to its replicas.
@@ -65,10 +65,10 @@ type AllocationAllocateOutput struct {
 
 	// Adaptive only: every subset status's `Schedulable` condition after the reconcile, by
 	// subset name (`null` for a subset without one).
-	SubsetConditions map[string]*AllocationConditionSummary `json:"subsetConditions,omitempty"`
+	SubsetConditions *map[string]*AllocationConditionSummary `json:"subsetConditions,omitempty"`
 
 	// Adaptive only: the recomputed status of every existing workload, by subset name.
-	Subsets map[string]AllocationUnschedulableStatusOutput `json:"subsets,omitempty"`
+	Subsets *map[string]AllocationUnschedulableStatusOutput `json:"subsets,omitempty"`
 
 	// Reservation only: allocated replicas standing in for pods expected to stay unavailable
 	// (absent for the other allocators).
@@ -150,7 +150,7 @@ type AllocationConditionSummary struct {
 // `spec.updateStrategy.manualUpdate`.
 type AllocationManualUpdate struct {
 	// Subset name -> partition (int32; absent or null = none).
-	Partitions map[string]int32 `json:"partitions,omitempty"`
+	Partitions *map[string]int32 `json:"partitions,omitempty"`
 }
 
 // AllocationNextReplicasInput is `NextReplicasInput` of the allocation family's schemas.
@@ -162,7 +162,7 @@ type AllocationNextReplicasInput struct {
 
 	// Existing subset workloads by subset name (absent or `null` = none created yet). Their
 	// `unschedulableStatus` is the adaptive status the adaptive and reservation allocators read.
-	Subsets map[string]AllocationWorkload `json:"subsets,omitempty"`
+	Subsets *map[string]AllocationWorkload `json:"subsets,omitempty"`
 }
 
 // AllocationParseReplicasInput is `ParseReplicasInput` of the allocation family's schemas.
@@ -229,7 +229,7 @@ type AllocationPodMeta struct {
 	DeletionTimestamp *string `json:"deletionTimestamp,omitempty"`
 
 	// Labels (absent or null = none).
-	Labels map[string]string `json:"labels,omitempty"`
+	Labels *map[string]string `json:"labels,omitempty"`
 
 	// Pod name (required).
 	Name string `json:"name"`
@@ -286,7 +286,7 @@ type AllocationPodSpec struct {
 // Pod status.
 type AllocationPodStatus struct {
 	// Conditions (absent or null = none).
-	Conditions []AllocationCondition `json:"conditions,omitempty"`
+	Conditions *[]AllocationCondition `json:"conditions,omitempty"`
 
 	// Phase (`Pending`, `Running`, ...; absent or null = `""`).
 	Phase *string `json:"phase,omitempty"`
@@ -363,7 +363,7 @@ type AllocationSubset struct {
 // `status.subsetStatuses[]` entry (name and conditions).
 type AllocationSubsetStatusType struct {
 	// Conditions (only `Schedulable` is used; absent or null = none).
-	Conditions []AllocationCondition `json:"conditions,omitempty"`
+	Conditions *[]AllocationCondition `json:"conditions,omitempty"`
 
 	// Subset name (required).
 	Name string `json:"name"`
@@ -439,7 +439,7 @@ type AllocationTopology struct {
 	ScheduleStrategy *AllocationScheduleStrategy `json:"scheduleStrategy,omitempty"`
 
 	// Subsets, in priority order (absent or null = none).
-	Subsets []AllocationSubset `json:"subsets,omitempty"`
+	Subsets *[]AllocationSubset `json:"subsets,omitempty"`
 }
 
 // AllocationUdSpec is `UdSpec` of the allocation family's schemas.
@@ -464,10 +464,10 @@ type AllocationUdSpec struct {
 // `status` of a UnitedDeployment (the parts allocation touches).
 type AllocationUdStatus struct {
 	// UnitedDeployment conditions (`UnitedDeploymentUpdated` is read; absent or null = none).
-	Conditions []AllocationCondition `json:"conditions,omitempty"`
+	Conditions *[]AllocationCondition `json:"conditions,omitempty"`
 
 	// Per-subset statuses (absent or null = none).
-	SubsetStatuses []AllocationSubsetStatusType `json:"subsetStatuses,omitempty"`
+	SubsetStatuses *[]AllocationSubsetStatusType `json:"subsetStatuses,omitempty"`
 }
 
 // AllocationUnschedulableStatus is `UnschedulableStatus` of the allocation family's schemas.
@@ -533,7 +533,7 @@ type AllocationValidateInput struct {
 // An existing subset workload (StatefulSet/CloneSet/Deployment) and its pods.
 type AllocationWorkload struct {
 	// The workload's pods, in the order the controller lists them (absent or null = none).
-	Pods []AllocationPod `json:"pods,omitempty"`
+	Pods *[]AllocationPod `json:"pods,omitempty"`
 
 	// Workload spec (absent or null = `replicas` 0).
 	Spec *AllocationWorkloadSpec `json:"spec,omitempty"`

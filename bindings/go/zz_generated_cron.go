@@ -50,7 +50,7 @@ type CronChildMeta struct {
 
 	// `metadata.ownerReferences`, in order; null or absent: none (the child is not owned). A
 	// null entry is the zero reference (not a controller reference).
-	OwnerReferences []*CronOwnerReference `json:"ownerReferences,omitempty"`
+	OwnerReferences *[]*CronOwnerReference `json:"ownerReferences,omitempty"`
 }
 
 // CronChildObject is `ChildObject` of the cron family's schemas.
@@ -81,7 +81,7 @@ type CronChildStatus struct {
 	CompletionTime json.RawMessage `json:"completionTime,omitempty"`
 
 	// Job / BroadcastJob `status.conditions`, in order; null or absent: none.
-	Conditions []CronJobCondition `json:"conditions,omitempty"`
+	Conditions *[]CronJobCondition `json:"conditions,omitempty"`
 
 	// ImageListPullJob `status.desired`, images to pull; null or absent: 0.
 	Desired *int64 `json:"desired,omitempty"`
@@ -99,7 +99,7 @@ type CronChildrenInput struct {
 
 	// The candidate children (any kinds, any owners), in listing order; null or absent: none. A
 	// null entry is the zero object (not owned).
-	Jobs []*CronChildObject `json:"jobs,omitempty"`
+	Jobs *[]*CronChildObject `json:"jobs,omitempty"`
 }
 
 // CronChildrenOutput is `ChildrenOutput` of the cron family's schemas.
@@ -141,7 +141,7 @@ type CronDecideInput struct {
 	CreationTimestamp string `json:"creationTimestamp"`
 
 	// The owned children in listing order; absent: none.
-	Jobs []CronDecideJob `json:"jobs,omitempty"`
+	Jobs *[]CronDecideJob `json:"jobs,omitempty"`
 
 	// The controller process's zone (an IANA name), where a schedule without zone is evaluated;
 	// null or absent: UTC (`"Local"` is UTC too).
@@ -254,7 +254,7 @@ type CronDecideSpec struct {
 type CronDefaultsInput struct {
 	// The AdvancedCronJob `spec`, carried verbatim apart from the members the defaults fill;
 	// null or absent: the zero spec.
-	Spec map[string]json.RawMessage `json:"spec,omitempty"`
+	Spec *map[string]json.RawMessage `json:"spec,omitempty"`
 }
 
 // CronFieldError is `FieldError` of the cron family's schemas.
@@ -277,7 +277,7 @@ type CronIlpjSpec struct {
 
 	// `images`, the image references to pull (1 to 255, distinct, valid references); null or
 	// absent: none.
-	Images []string `json:"images,omitempty"`
+	Images *[]string `json:"images,omitempty"`
 
 	// `podSelector`, a label selector of pods; null or absent: none.
 	PodSelector *CronLabelSelector `json:"podSelector,omitempty"`
@@ -339,10 +339,10 @@ type CronJobStateInput struct {
 // present and empty: Go's `reflect.DeepEqual` tells those apart. Unknown members are ignored.
 type CronLabelSelector struct {
 	// `matchExpressions`.
-	MatchExpressions []CronRequirement `json:"matchExpressions,omitempty"`
+	MatchExpressions *[]CronRequirement `json:"matchExpressions,omitempty"`
 
 	// `matchLabels`.
-	MatchLabels map[string]string `json:"matchLabels,omitempty"`
+	MatchLabels *map[string]string `json:"matchLabels,omitempty"`
 }
 
 // CronNextInput is `NextInput` of the cron family's schemas.
@@ -372,13 +372,13 @@ type CronNextInput struct {
 // a label selector inlined next to them. Other members are ignored.
 type CronNodeSelector struct {
 	// Inline `matchExpressions`; null or absent: none.
-	MatchExpressions []CronRequirement `json:"matchExpressions,omitempty"`
+	MatchExpressions *[]CronRequirement `json:"matchExpressions,omitempty"`
 
 	// Inline `matchLabels`; null or absent: none.
-	MatchLabels map[string]string `json:"matchLabels,omitempty"`
+	MatchLabels *map[string]string `json:"matchLabels,omitempty"`
 
 	// `names`, node names (must be distinct); null or absent: none.
-	Names []string `json:"names,omitempty"`
+	Names *[]string `json:"names,omitempty"`
 }
 
 // CronOwnerMeta is `OwnerMeta` of the cron family's schemas.
@@ -501,7 +501,7 @@ type CronPruneInput struct {
 	FailedJobsHistoryLimit *int32 `json:"failedJobsHistoryLimit,omitempty"`
 
 	// The owned children in listing order; absent: none.
-	Jobs []CronPruneJob `json:"jobs,omitempty"`
+	Jobs *[]CronPruneJob `json:"jobs,omitempty"`
 
 	// `spec.successfulJobsHistoryLimit`, how many succeeded children to keep (null or absent: no
 	// pruning of succeeded children).
@@ -565,7 +565,7 @@ type CronRequirement struct {
 	Operator *string `json:"operator,omitempty"`
 
 	// `values`.
-	Values []string `json:"values,omitempty"`
+	Values *[]string `json:"values,omitempty"`
 }
 
 // CronTemplateRefs is `TemplateRefs` of the cron family's schemas.

@@ -136,7 +136,7 @@ type PubClassifyUpdateInput struct {
 // One container: name, image, env, resources, resizePolicy typed; the rest verbatim.
 type PubContainer struct {
 	// `env`.
-	Env []PubEnvVar `json:"env,omitempty"`
+	Env *[]PubEnvVar `json:"env,omitempty"`
 
 	// `image` (absent = `""`).
 	Image *string `json:"image,omitempty"`
@@ -145,10 +145,54 @@ type PubContainer struct {
 	Name *string `json:"name,omitempty"`
 
 	// `resizePolicy`.
-	ResizePolicy []PubResizePolicy `json:"resizePolicy,omitempty"`
+	ResizePolicy *[]PubResizePolicy `json:"resizePolicy,omitempty"`
 
 	// `resources`.
 	Resources *PubResources `json:"resources,omitempty"`
+
+	// Extra holds the other members, kept verbatim.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON reads the known members and keeps the others in Extra.
+func (v *PubContainer) UnmarshalJSON(b []byte) error {
+	type plain PubContainer
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(b, &all); err != nil {
+		return err
+	}
+	for _, k := range []string{"env", "image", "name", "resizePolicy", "resources"} {
+		delete(all, k)
+	}
+	if len(all) == 0 {
+		all = nil
+	}
+	p.Extra = all
+	*v = PubContainer(p)
+	return nil
+}
+
+// MarshalJSON writes the known members and those of Extra.
+func (v PubContainer) MarshalJSON() ([]byte, error) {
+	type plain PubContainer
+	b, err := json.Marshal(plain(v))
+	if err != nil || len(v.Extra) == 0 {
+		return b, err
+	}
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(b, &all); err != nil {
+		return nil, err
+	}
+	for k, x := range v.Extra {
+		if _, ok := all[k]; !ok {
+			all[k] = x
+		}
+	}
+	return json.Marshal(all)
 }
 
 // PubContainerStatus is `ContainerStatus` of the pub family's schemas.
@@ -227,6 +271,50 @@ type PubEnvVar struct {
 
 	// `value` (absent = `""`).
 	Value *string `json:"value,omitempty"`
+
+	// Extra holds the other members, kept verbatim.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON reads the known members and keeps the others in Extra.
+func (v *PubEnvVar) UnmarshalJSON(b []byte) error {
+	type plain PubEnvVar
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(b, &all); err != nil {
+		return err
+	}
+	for _, k := range []string{"name", "value"} {
+		delete(all, k)
+	}
+	if len(all) == 0 {
+		all = nil
+	}
+	p.Extra = all
+	*v = PubEnvVar(p)
+	return nil
+}
+
+// MarshalJSON writes the known members and those of Extra.
+func (v PubEnvVar) MarshalJSON() ([]byte, error) {
+	type plain PubEnvVar
+	b, err := json.Marshal(plain(v))
+	if err != nil || len(v.Extra) == 0 {
+		return b, err
+	}
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(b, &all); err != nil {
+		return nil, err
+	}
+	for k, x := range v.Extra {
+		if _, ok := all[k]; !ok {
+			all[k] = x
+		}
+	}
+	return json.Marshal(all)
 }
 
 // PubFeatureGates is `FeatureGates` of the pub family's schemas.
@@ -257,7 +345,7 @@ type PubLabelRequirement struct {
 	Operator *string `json:"operator,omitempty"`
 
 	// `values`.
-	Values []string `json:"values,omitempty"`
+	Values *[]string `json:"values,omitempty"`
 }
 
 // PubLabelSelector is `LabelSelector` of the pub family's schemas.
@@ -265,10 +353,10 @@ type PubLabelRequirement struct {
 // A Kubernetes label selector.
 type PubLabelSelector struct {
 	// `matchExpressions`.
-	MatchExpressions []PubLabelRequirement `json:"matchExpressions,omitempty"`
+	MatchExpressions *[]PubLabelRequirement `json:"matchExpressions,omitempty"`
 
 	// `matchLabels`.
-	MatchLabels map[string]string `json:"matchLabels,omitempty"`
+	MatchLabels *map[string]string `json:"matchLabels,omitempty"`
 }
 
 // PubOperation is `Operation` of the pub family's schemas.
@@ -319,13 +407,13 @@ type PubPodCondition struct {
 // Pod `metadata`: name, labels, annotations, deletionTimestamp.
 type PubPodMeta struct {
 	// `metadata.annotations` (`null` = none).
-	Annotations map[string]string `json:"annotations,omitempty"`
+	Annotations *map[string]string `json:"annotations,omitempty"`
 
 	// `metadata.deletionTimestamp`, RFC 3339; only its presence matters.
 	DeletionTimestamp *string `json:"deletionTimestamp,omitempty"`
 
 	// `metadata.labels` (`null` = none).
-	Labels map[string]string `json:"labels,omitempty"`
+	Labels *map[string]string `json:"labels,omitempty"`
 
 	// `metadata.name` (the key of the PUB record maps).
 	Name *string `json:"name,omitempty"`
@@ -339,10 +427,54 @@ type PubPodMeta struct {
 // Pod `spec`: the containers typed, every other member kept verbatim in `rest`.
 type PubPodSpec struct {
 	// `spec.containers` (`None` = absent, distinct from `[]` for the deep comparison).
-	Containers []PubContainer `json:"containers,omitempty"`
+	Containers *[]PubContainer `json:"containers,omitempty"`
 
 	// `spec.initContainers`.
-	InitContainers []PubContainer `json:"initContainers,omitempty"`
+	InitContainers *[]PubContainer `json:"initContainers,omitempty"`
+
+	// Extra holds the other members, kept verbatim.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON reads the known members and keeps the others in Extra.
+func (v *PubPodSpec) UnmarshalJSON(b []byte) error {
+	type plain PubPodSpec
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(b, &all); err != nil {
+		return err
+	}
+	for _, k := range []string{"containers", "initContainers"} {
+		delete(all, k)
+	}
+	if len(all) == 0 {
+		all = nil
+	}
+	p.Extra = all
+	*v = PubPodSpec(p)
+	return nil
+}
+
+// MarshalJSON writes the known members and those of Extra.
+func (v PubPodSpec) MarshalJSON() ([]byte, error) {
+	type plain PubPodSpec
+	b, err := json.Marshal(plain(v))
+	if err != nil || len(v.Extra) == 0 {
+		return b, err
+	}
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(b, &all); err != nil {
+		return nil, err
+	}
+	for k, x := range v.Extra {
+		if _, ok := all[k]; !ok {
+			all[k] = x
+		}
+	}
+	return json.Marshal(all)
 }
 
 // PubPodStateOutput is `PodState` of the pub family's schemas.
@@ -372,10 +504,10 @@ type PubPodStateInput struct {
 // Pod `status`: phase, conditions, container statuses.
 type PubPodStatus struct {
 	// `status.conditions` (`null` = none).
-	Conditions []PubPodCondition `json:"conditions,omitempty"`
+	Conditions *[]PubPodCondition `json:"conditions,omitempty"`
 
 	// `status.containerStatuses` (`null` = none).
-	ContainerStatuses []PubContainerStatus `json:"containerStatuses,omitempty"`
+	ContainerStatuses *[]PubContainerStatus `json:"containerStatuses,omitempty"`
 
 	// `status.phase` (`Running`, `Pending`, `Succeeded`, `Failed`, ...; absent = `""`).
 	Phase *string `json:"phase,omitempty"`
@@ -433,7 +565,7 @@ type PubPub struct {
 // PUB `metadata`.
 type PubPubMeta struct {
 	// `metadata.annotations`.
-	Annotations map[string]string `json:"annotations,omitempty"`
+	Annotations *map[string]string `json:"annotations,omitempty"`
 
 	// `metadata.generation` (int64).
 	Generation *int64 `json:"generation,omitempty"`
@@ -456,7 +588,7 @@ type PubPubSpec struct {
 	MinAvailable *IntOrPercent `json:"minAvailable,omitempty"`
 
 	// v1beta1 only: `spec.protectOperations` (wins over the annotation).
-	ProtectOperations []string `json:"protectOperations,omitempty"`
+	ProtectOperations *[]string `json:"protectOperations,omitempty"`
 
 	// v1beta1 only: `spec.protectTotalReplicas` (wins over the annotation).
 	ProtectTotalReplicas *int32 `json:"protectTotalReplicas,omitempty"`
@@ -479,7 +611,7 @@ type PubPubStatus struct {
 	DesiredAvailable *int32 `json:"desiredAvailable,omitempty"`
 
 	// `status.disruptedPods`: pods admitted for DELETE / EVICT / RESIZE, kept 20 s.
-	DisruptedPods map[string]string `json:"disruptedPods,omitempty"`
+	DisruptedPods *map[string]string `json:"disruptedPods,omitempty"`
 
 	// `status.observedGeneration` (int64).
 	ObservedGeneration *int64 `json:"observedGeneration,omitempty"`
@@ -491,7 +623,7 @@ type PubPubStatus struct {
 	UnavailableAllowed *int32 `json:"unavailableAllowed,omitempty"`
 
 	// `status.unavailablePods`: pods admitted for UPDATE, kept 10 s.
-	UnavailablePods map[string]string `json:"unavailablePods,omitempty"`
+	UnavailablePods *map[string]string `json:"unavailablePods,omitempty"`
 }
 
 // PubPubStatusOutput is `PubStatusOutput` of the pub family's schemas.
@@ -550,10 +682,54 @@ type PubResizePolicy struct {
 // `resources`: requests and limits as quantity strings, the rest (`claims`) verbatim.
 type PubResources struct {
 	// `limits`.
-	Limits map[string]string `json:"limits,omitempty"`
+	Limits *map[string]string `json:"limits,omitempty"`
 
 	// `requests`.
-	Requests map[string]string `json:"requests,omitempty"`
+	Requests *map[string]string `json:"requests,omitempty"`
+
+	// Extra holds the other members, kept verbatim.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON reads the known members and keeps the others in Extra.
+func (v *PubResources) UnmarshalJSON(b []byte) error {
+	type plain PubResources
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(b, &all); err != nil {
+		return err
+	}
+	for _, k := range []string{"limits", "requests"} {
+		delete(all, k)
+	}
+	if len(all) == 0 {
+		all = nil
+	}
+	p.Extra = all
+	*v = PubResources(p)
+	return nil
+}
+
+// MarshalJSON writes the known members and those of Extra.
+func (v PubResources) MarshalJSON() ([]byte, error) {
+	type plain PubResources
+	b, err := json.Marshal(plain(v))
+	if err != nil || len(v.Extra) == 0 {
+		return b, err
+	}
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(b, &all); err != nil {
+		return nil, err
+	}
+	for k, x := range v.Extra {
+		if _, ok := all[k]; !ok {
+			all[k] = x
+		}
+	}
+	return json.Marshal(all)
 }
 
 // PubResponseStatus is `ResponseStatus` of the pub family's schemas.
@@ -594,7 +770,7 @@ type PubStatusInput struct {
 
 	// The pods the PUB selects (by `spec.selector`, or the pods of `spec.targetRef`'s workload);
 	// default none.
-	Pods []PubPod `json:"pods,omitempty"`
+	Pods *[]PubPod `json:"pods,omitempty"`
 
 	// The PodUnavailableBudget (`policy.kruise.io/v1alpha1`; `v1beta1` accepted), with its
 	// current status.

@@ -54,7 +54,12 @@ fn def_section(out: &mut String, level: &str, title: &str, name: &str, d: &Def) 
         out.push_str(&format!("{}\n\n", doc.trim()));
     }
     match d {
-        Def::Object { fields, .. } => field_table(out, fields),
+        Def::Object { fields, open, .. } => {
+            field_table(out, fields);
+            if *open {
+                out.push_str("\nOther members are accepted and kept.\n");
+            }
+        }
         Def::Enum { values, .. } => {
             out.push_str("| Value | Description |\n|---|---|\n");
             for (v, doc) in values {

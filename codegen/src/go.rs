@@ -4,8 +4,8 @@
 //!
 //! Field rule (the JSON survives a round trip): a required non-null member is a value without
 //! omitempty; a required nullable member a pointer (slices, maps and json.RawMessage hold null
-//! themselves) without omitempty; an optional member a pointer, slice, map or json.RawMessage with
-//! omitempty. Free-form values are json.RawMessage, int-or-string unions the hand-written
+//! themselves) without omitempty; an optional member a pointer (to a slice or map too, so that
+//! `[]` and `{}` stay apart from absent) or json.RawMessage, with omitempty. Free-form values are json.RawMessage, int-or-string unions the hand-written
 //! IntOrPercent, other unions json.RawMessage.
 //!
 //! The text is what gofmt prints (fields and constants are separated by blank lines, so no column
@@ -152,7 +152,8 @@ impl<'a> Family<'a> {
         let (ty, omit) = if f.required {
             (if f.ty.nullable() && !holds_null(&base) { format!("*{base}") } else { base }, "")
         } else {
-            (if holds_null(&base) { base } else { format!("*{base}") }, ",omitempty")
+            // Slices and maps too: an empty one is then kept apart from an absent one.
+            (if base == "json.RawMessage" || base.starts_with('*') { base } else { format!("*{base}") }, ",omitempty")
         };
         let mut out = String::new();
         if let Some(d) = &f.doc {
@@ -171,7 +172,7 @@ impl<'a> Family<'a> {
             None => head,
         }, ""));
         match d {
-            Def::Object { fields, .. } => {
+            Def::Object { fields, open, .. } => {
                 out.push_str(&format!("type {go} struct {{\n"));
                 let mut seen = BTreeSet::new();
                 for (i, f) in fields.iter().enumerate() {
@@ -180,7 +181,19 @@ impl<'a> Family<'a> {
                     }
                     out.push_str(&self.field(f, n, &mut seen)?);
                 }
+                if *open {
+                    if !seen.insert("Extra".into()) {
+                        return Err(format!("{}: {n}: a member gives the Go field Extra", self.family));
+                    }
+                    if !fields.is_empty() {
+                        out.push('\n');
+                    }
+                    out.push_str("\t// Extra holds the other members, kept verbatim.\n\tExtra map[string]json.RawMessage `json:\"-\"`\n");
+                }
                 out.push_str("}\n");
+                if *open {
+                    out.push_str(&open_methods(go, fields));
+                }
             }
             Def::Enum { values, .. } => {
                 out.push_str(&format!("type {go} string\n"));
@@ -256,6 +269,37 @@ impl<'a> Family<'a> {
         out.push_str(&body);
         Ok(out)
     }
+}
+
+/// MarshalJSON / UnmarshalJSON of an open object: the known members as the struct says, the others
+/// in Extra.
+fn open_methods(go: &str, fields: &[Field]) -> String {
+    let known = fields.iter().map(|f| quote(&f.name)).collect::<Vec<_>>().join(", ");
+    format!(
+        "\n// UnmarshalJSON reads the known members and keeps the others in Extra.\n\
+         func (v *{go}) UnmarshalJSON(b []byte) error {{\n\
+         \ttype plain {go}\n\
+         \tvar p plain\n\
+         \tif err := json.Unmarshal(b, &p); err != nil {{\n\t\treturn err\n\t}}\n\
+         \tvar all map[string]json.RawMessage\n\
+         \tif err := json.Unmarshal(b, &all); err != nil {{\n\t\treturn err\n\t}}\n\
+         \tfor _, k := range []string{{{known}}} {{\n\t\tdelete(all, k)\n\t}}\n\
+         \tif len(all) == 0 {{\n\t\tall = nil\n\t}}\n\
+         \tp.Extra = all\n\
+         \t*v = {go}(p)\n\
+         \treturn nil\n\
+         }}\n\n\
+         // MarshalJSON writes the known members and those of Extra.\n\
+         func (v {go}) MarshalJSON() ([]byte, error) {{\n\
+         \ttype plain {go}\n\
+         \tb, err := json.Marshal(plain(v))\n\
+         \tif err != nil || len(v.Extra) == 0 {{\n\t\treturn b, err\n\t}}\n\
+         \tvar all map[string]json.RawMessage\n\
+         \tif err := json.Unmarshal(b, &all); err != nil {{\n\t\treturn nil, err\n\t}}\n\
+         \tfor k, x := range v.Extra {{\n\t\tif _, ok := all[k]; !ok {{\n\t\t\tall[k] = x\n\t\t}}\n\t}}\n\
+         \treturn json.Marshal(all)\n\
+         }}\n"
+    )
 }
 
 fn holds_null(go: &str) -> bool {
@@ -404,7 +448,8 @@ mod tests {
         assert_eq!(f("a", Ty::Int(Some("int32".into())), true), "\tA int32 `json:\"a\"`\n");
         assert_eq!(f("a", null(Ty::Str), true), "\tA *string `json:\"a\"`\n");
         assert_eq!(f("a", Ty::Bool, false), "\tA *bool `json:\"a,omitempty\"`\n");
-        assert_eq!(f("a", Ty::Array(Box::new(Ty::Str)), false), "\tA []string `json:\"a,omitempty\"`\n");
+        assert_eq!(f("a", Ty::Array(Box::new(Ty::Str)), false), "\tA *[]string `json:\"a,omitempty\"`\n");
+        assert_eq!(f("a", Ty::Any, false), "\tA json.RawMessage `json:\"a,omitempty\"`\n");
         assert_eq!(f("a", null(Ty::Map(Box::new(Ty::Number))), true), "\tA map[string]float64 `json:\"a\"`\n");
         assert_eq!(f("a", Ty::Any, true), "\tA json.RawMessage `json:\"a\"`\n");
         assert_eq!(f("a", null(Ty::Named("IntOrPercent".into())), false), "\tA *IntOrPercent `json:\"a,omitempty\"`\n");

@@ -82,6 +82,8 @@ pub enum Def {
         doc: Option<String>,
         /// Members.
         fields: Vec<Field>,
+        /// Whether other members are allowed (and kept: `additionalProperties` not false).
+        open: bool,
     },
     /// A string enum: (value, description) in schema order.
     Enum {
@@ -266,7 +268,7 @@ impl Reader<'_> {
         let doc = doc_of(s);
         if let Some(o) = s.as_object() {
             if is_object(o) && o.contains_key("properties") {
-                return Ok(Def::Object { doc, fields: self.fields(name, o)? });
+                return Ok(Def::Object { doc, fields: self.fields(name, o)?, open: is_open(o) });
             }
             if let Some(values) = string_enum(s) {
                 return Ok(Def::Enum { doc, values });
@@ -389,7 +391,7 @@ impl Reader<'_> {
 
     fn object(&mut self, hint: &str, s: &Value, o: &Map<String, Value>) -> Result<Ty, String> {
         if o.contains_key("properties") {
-            let def = Def::Object { doc: doc_of(s), fields: self.fields(hint, o)? };
+            let def = Def::Object { doc: doc_of(s), fields: self.fields(hint, o)?, open: is_open(o) };
             self.insert(hint, def)?;
             return Ok(Ty::Named(hint.to_string()));
         }
@@ -431,6 +433,12 @@ impl Reader<'_> {
             _ => None,
         }
     }
+}
+
+/// Whether an object schema with properties allows other members (`additionalProperties` given and
+/// not `false`; schemars writes it for a flattened map).
+fn is_open(o: &Map<String, Value>) -> bool {
+    o.get("additionalProperties").is_some_and(|v| *v != Value::Bool(false))
 }
 
 fn is_object(o: &Map<String, Value>) -> bool {

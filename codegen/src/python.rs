@@ -117,7 +117,7 @@ impl Ctx<'_> {
 fn def_text(name: &str, d: &Def, ctx: &Ctx<'_>) -> String {
     let mut out = String::new();
     match d {
-        Def::Object { doc, fields } => {
+        Def::Object { doc, fields, .. } => {
             let functional = fields.iter().any(|f| !is_identifier(&f.name));
             let ann = |f: &crate::model::Field| {
                 let t = ctx.ty(&f.ty);
@@ -298,12 +298,13 @@ mod tests {
         let d = Def::Object {
             doc: Some("Upgrade input.".into()),
             fields: vec![field("from", Ty::Str, true), field("to", Ty::Nullable(Box::new(Ty::Str)), false)],
+            open: false,
         };
         let text = def_text("UpgradeInput", &d, &ctx);
         assert!(text.starts_with("# Upgrade input.\nUpgradeInput = TypedDict(\n    \"UpgradeInput\",\n"), "{text}");
         assert!(text.contains("        \"from\": str,\n"), "{text}");
         assert!(text.contains("        \"to\": NotRequired[Optional[str]],\n"), "{text}");
-        let d = Def::Object { doc: None, fields: vec![field("roundUp", Ty::Bool, true), field("x", Ty::Named("Later".into()), false)] };
+        let d = Def::Object { doc: None, fields: vec![field("roundUp", Ty::Bool, true), field("x", Ty::Named("Later".into()), false)], open: false };
         let text = def_text("In", &d, &ctx);
         assert!(text.starts_with("class In(TypedDict):\n    \"\"\"In\"\"\"\n"), "{text}");
         assert!(text.contains("\n    roundUp: bool\n    \"\"\"Doc.\"\"\"\n"), "{text}");
