@@ -15,34 +15,37 @@
 //! unspecified).
 
 use crate::error::{Error, Result};
-use crate::registry::encode;
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use std::cmp::Ordering;
 
 /// A pod as the API server prints it, reduced to what `ActivePods.Less` reads. Absent or null
 /// members read as Go's zero values; members not listed are ignored.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct Pod {
     /// `metadata`.
     #[serde(deserialize_with = "null_default")]
+    #[schemars(with = "Option<Meta>")]
     pub metadata: Meta,
     /// `spec`.
     #[serde(deserialize_with = "null_default")]
+    #[schemars(with = "Option<Spec>")]
     pub spec: Spec,
     /// `status`.
     #[serde(deserialize_with = "null_default")]
+    #[schemars(with = "Option<Status>")]
     pub status: Status,
 }
 
 /// `metadata`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, rename_all = "camelCase")]
+#[schemars(rename = "PodMeta")]
 pub struct Meta {
     /// `name`.
     #[serde(deserialize_with = "null_default")]
+    #[schemars(with = "Option<String>")]
     pub name: String,
     /// `creationTimestamp` (RFC 3339; absent or null is the zero time).
     #[serde(deserialize_with = "null_default")]
@@ -50,55 +53,67 @@ pub struct Meta {
 }
 
 /// `spec`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, rename_all = "camelCase")]
+#[schemars(rename = "PodSpec")]
 pub struct Spec {
     /// `nodeName`.
     #[serde(deserialize_with = "null_default")]
+    #[schemars(with = "Option<String>")]
     pub node_name: String,
     /// `initContainers` (their names and restart policies).
     #[serde(deserialize_with = "null_default")]
+    #[schemars(with = "Option<Vec<InitContainer>>")]
     pub init_containers: Vec<InitContainer>,
 }
 
 /// One `spec.initContainers[]` entry.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, rename_all = "camelCase")]
 pub struct InitContainer {
     /// `name`.
     #[serde(deserialize_with = "null_default")]
+    #[schemars(with = "Option<String>")]
     pub name: String,
     /// `restartPolicy` (`Always` makes it a sidecar).
     pub restart_policy: Option<String>,
 }
 
 /// `status`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, rename_all = "camelCase")]
+#[schemars(rename = "PodStatus")]
 pub struct Status {
     /// `phase`.
     #[serde(deserialize_with = "null_default")]
+    #[schemars(with = "Option<String>")]
     pub phase: String,
     /// `conditions`.
     #[serde(deserialize_with = "null_default")]
+    #[schemars(with = "Option<Vec<Condition>>")]
     pub conditions: Vec<Condition>,
     /// `containerStatuses`.
     #[serde(deserialize_with = "null_default")]
+    #[schemars(with = "Option<Vec<ContainerStatus>>")]
     pub container_statuses: Vec<ContainerStatus>,
     /// `initContainerStatuses`.
     #[serde(deserialize_with = "null_default")]
+    #[schemars(with = "Option<Vec<ContainerStatus>>")]
     pub init_container_statuses: Vec<ContainerStatus>,
 }
 
 /// One `status.conditions[]` entry.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, rename_all = "camelCase")]
+#[schemars(rename = "PodCondition")]
 pub struct Condition {
     /// `type`.
     #[serde(rename = "type", deserialize_with = "null_default")]
+    #[schemars(with = "Option<String>")]
     pub type_: String,
     /// `status`.
     #[serde(deserialize_with = "null_default")]
+    #[schemars(with = "Option<String>")]
     pub status: String,
     /// `lastTransitionTime` (absent or null is the zero time).
     #[serde(deserialize_with = "null_default")]
@@ -106,14 +121,16 @@ pub struct Condition {
 }
 
 /// One `status.containerStatuses[]` / `status.initContainerStatuses[]` entry.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, rename_all = "camelCase")]
 pub struct ContainerStatus {
     /// `name`.
     #[serde(deserialize_with = "null_default")]
+    #[schemars(with = "Option<String>")]
     pub name: String,
     /// `restartCount` (int32).
     #[serde(deserialize_with = "null_default")]
+    #[schemars(with = "Option<i32>")]
     pub restart_count: i32,
 }
 
@@ -219,18 +236,19 @@ pub fn order(keys: &[SortKey]) -> Vec<usize> {
     idx
 }
 
-/// The input of `rollout.active_pods_order`.
-#[derive(Deserialize)]
+/// Input of `rollout.active_pods_order`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct Input {
+pub struct ActivePodsOrderInput {
+    /// The pods; absent or null: none.
     #[serde(default, deserialize_with = "null_default")]
-    pods: Vec<Pod>,
+    #[schemars(with = "Option<Vec<Pod>>")]
+    pub pods: Vec<Pod>,
 }
 
-/// `rollout.active_pods_order` handler: `{"pods": [Pod, ...]}`, output the pod names in
-/// `ActivePods` order.
-pub(crate) fn handler(input: &Value) -> Result<Value> {
-    let i: Input = super::decode_input(input)?;
+/// `rollout.active_pods_order` on typed input: the pod names (`metadata.name`) in `ActivePods`
+/// order. Errors: `invalid_input` naming a time that is not RFC 3339 (`pods[1].metadata.creationTimestamp`).
+pub fn active_pods_order(i: &ActivePodsOrderInput) -> Result<Vec<String>> {
     let keys = i
         .pods
         .iter()
@@ -242,13 +260,17 @@ pub(crate) fn handler(input: &Value) -> Result<Value> {
             })
         })
         .collect::<Result<Vec<_>>>()?;
-    encode(&order(&keys).into_iter().map(|n| i.pods[n].metadata.name.as_str()).collect::<Vec<_>>())
+    Ok(order(&keys).into_iter().map(|n| i.pods[n].metadata.name.clone()).collect())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{Value, json};
+
+    fn handler(input: &Value) -> Result<Value> {
+        crate::call("rollout.active_pods_order", input)
+    }
 
     fn names(pods: Value) -> Vec<String> {
         serde_json::from_value(handler(&json!({ "pods": pods })).unwrap()).unwrap()

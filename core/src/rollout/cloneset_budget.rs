@@ -95,7 +95,7 @@ fn legacy_str(v: &str, total: i64, up: bool) -> i64 {
 }
 
 /// The ten numbers of `expectationDiffs`. Unset numbers are 0.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Diffs {
     /// Pods to create.
@@ -204,17 +204,18 @@ pub fn diffs(
     d
 }
 
-/// The full answer of `rollout.cloneset_update_budget`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// The full answer of `rollout.cloneset_update_budget`, in pods.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(rename = "ClonesetUpdateBudgetOutput")]
 pub struct Budget {
-    /// Resolved partition.
+    /// Resolved partition (0 when null or invalid).
     pub partition: i64,
-    /// Resolved maxSurge.
+    /// Resolved maxSurge (0 when null, invalid or paused).
     pub max_surge: i64,
-    /// Resolved maxUnavailable.
+    /// Resolved maxUnavailable (null is `"20%"`, invalid is 0).
     pub max_unavailable: i64,
-    /// Resolved scaleStrategy.maxUnavailable.
+    /// Resolved scaleStrategy.maxUnavailable (null is 2147483647).
     pub scale_max_unavailable: i64,
     /// The diffs, computed with `preparingUpdateAsUpdate` as given.
     #[serde(flatten)]
@@ -269,6 +270,73 @@ pub fn budget_for_type(update_type: &str, spec: &BudgetSpec, pods: &[PodView]) -
         b.pods_to_update_now = 0;
     }
     b
+}
+
+/// Input of `rollout.cloneset_update_budget`: the CloneSet fields and controller switches of
+/// [`BudgetSpec`], `type` (`spec.updateStrategy.type`) and the candidate pods.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ClonesetUpdateBudgetInput {
+    /// `spec.replicas`.
+    pub replicas: i32,
+    /// `spec.updateStrategy.partition`, int-or-percent (kruise flavour, rounded up); absent, null
+    /// or invalid: 0.
+    #[serde(default)]
+    pub partition: Option<IntOrPercent>,
+    /// `spec.updateStrategy.maxUnavailable`, int-or-percent (legacy flavour); absent or null:
+    /// `"20%"`; invalid: 0.
+    #[serde(default)]
+    pub max_unavailable: Option<IntOrPercent>,
+    /// `spec.updateStrategy.maxSurge`, int-or-percent (legacy flavour, rounded up); absent, null
+    /// or invalid: 0.
+    #[serde(default)]
+    pub max_surge: Option<IntOrPercent>,
+    /// `spec.scaleStrategy.maxUnavailable`, int-or-percent (legacy flavour, rounded up); absent or
+    /// null: 2147483647.
+    #[serde(default)]
+    pub scale_max_unavailable: Option<IntOrPercent>,
+    /// `spec.updateStrategy.paused`; absent: false.
+    #[serde(default)]
+    pub paused: bool,
+    /// `status.currentRevision == status.updateRevision`; absent: false.
+    #[serde(default)]
+    pub revision_consistent: bool,
+    /// Feature gate `CloneSetPartitionRollback`; absent: off.
+    #[serde(default)]
+    pub partition_rollback: bool,
+    /// Feature gate `PreparingUpdateAsUpdate` (the scale-path view); absent: off.
+    #[serde(default)]
+    pub preparing_update_as_update: bool,
+    /// `--cloneset-scaling-exclude-preparing-delete` or the CloneSet label of that name; absent:
+    /// off.
+    #[serde(default)]
+    pub scaling_exclude_preparing_delete: bool,
+    /// `spec.updateStrategy.type` (`ReCreate`, `InPlaceIfPossible`, `InPlaceOnly`, `OnDelete`);
+    /// absent: `""`. Only `OnDelete` changes the answer (no pod updated now).
+    #[serde(default, rename = "type")]
+    pub update_type: String,
+    /// The pods, in candidate (update) order; absent or null: none.
+    #[serde(default, deserialize_with = "crate::k8s::null_as_default")]
+    #[schemars(with = "Option<Vec<PodView>>")]
+    pub pods: Vec<PodView>,
+}
+
+impl ClonesetUpdateBudgetInput {
+    /// The [`BudgetSpec`] part of the input.
+    pub fn spec(&self) -> BudgetSpec {
+        BudgetSpec {
+            replicas: self.replicas,
+            partition: self.partition.clone(),
+            max_unavailable: self.max_unavailable.clone(),
+            max_surge: self.max_surge.clone(),
+            scale_max_unavailable: self.scale_max_unavailable.clone(),
+            paused: self.paused,
+            revision_consistent: self.revision_consistent,
+            partition_rollback: self.partition_rollback,
+            preparing_update_as_update: self.preparing_update_as_update,
+            scaling_exclude_preparing_delete: self.scaling_exclude_preparing_delete,
+        }
+    }
 }
 
 #[cfg(test)]

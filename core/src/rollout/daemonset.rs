@@ -7,42 +7,46 @@
 
 use crate::error::{Error, Result};
 use crate::intstr::{Flavour, IntOrPercent};
-use crate::registry::{decode, encode};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 /// Error kind: `rollingUpdate.maxUnavailable` failed to scale.
 pub const INVALID_MAX_UNAVAILABLE: &str = "invalid_max_unavailable";
 /// Error kind: `rollingUpdate.maxSurge` failed to scale.
 pub const INVALID_MAX_SURGE: &str = "invalid_max_surge";
 
-/// `spec.updateStrategy.rollingUpdate` fields the budget reads.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// `spec.updateStrategy.rollingUpdate` fields the budget reads (other members are ignored).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(rename = "DaemonSetBudgetRollingUpdate")]
 pub struct RollingUpdate {
-    /// Int-or-percent, scaled up against the nodes that should run the pod.
+    /// Int-or-percent, scaled (scaled flavour, rounded up) against the nodes that should run the
+    /// pod; absent or null is 0.
     #[serde(default)]
     pub max_unavailable: Option<IntOrPercent>,
-    /// Int-or-percent, scaled up against the nodes that should run the pod.
+    /// Int-or-percent, scaled (scaled flavour, rounded up) against the nodes that should run the
+    /// pod; absent or null is 0.
     #[serde(default)]
     pub max_surge: Option<IntOrPercent>,
 }
 
-/// `spec.updateStrategy` as the budget reads it.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// `spec.updateStrategy` as the budget reads it (other members are ignored).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(rename = "DaemonSetBudgetStrategy")]
 pub struct UpdateStrategy {
-    /// `RollingUpdate`, `OnDelete`, ... Only `RollingUpdate` gives a non-trivial budget.
+    /// `RollingUpdate`, `OnDelete`, ... (absent: `""`). Only `RollingUpdate` gives a non-trivial
+    /// budget.
     #[serde(default, rename = "type")]
     pub kind: String,
-    /// The rolling-update block, if any.
+    /// The rolling-update block; absent or null: none (both values 0).
     #[serde(default)]
     pub rolling_update: Option<RollingUpdate>,
 }
 
-/// The resolved Advanced DaemonSet budget, in nodes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// The resolved Advanced DaemonSet budget, in nodes (the output of `rollout.daemonset_budget`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(rename = "DaemonsetBudgetOutput")]
 pub struct Budget {
     /// Nodes that may run a surge (second) pod at once.
     pub max_surge: i64,
@@ -106,7 +110,7 @@ pub fn nodes_needing_pods(
 }
 
 /// Where a node stands in a rolling update.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub enum NodeState {
     /// A live up-to-date pod, or two or more live old pods (left to the manage loop).
@@ -117,14 +121,15 @@ pub enum NodeState {
     Old,
 }
 
-/// One candidate node of a rolling update.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// One candidate node of a rolling update (other members are ignored).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Node {
-    /// Node name (compared by bytes).
+    /// Node name (compared by bytes; a name listed twice is one node, its last entry wins).
     pub name: String,
     /// Its rollout state.
     pub state: NodeState,
-    /// Whether its labels match `rollingUpdate.selector` (ignored when no selector is set).
+    /// Whether its labels match `rollingUpdate.selector` (ignored when no selector is set;
+    /// absent: false).
     #[serde(default)]
     pub selected: bool,
 }
@@ -171,61 +176,55 @@ pub fn update_nodes(partition: i64, selector: bool, nodes: &[Node]) -> Vec<Strin
         .collect()
 }
 
-#[derive(Deserialize)]
+/// Input of `rollout.daemonset_budget`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct BudgetInput {
-    desired_number_scheduled: i32,
+pub struct DaemonsetBudgetInput {
+    /// `status.desiredNumberScheduled`: the nodes that should run the pod, what percentages are
+    /// taken of.
+    pub desired_number_scheduled: i32,
+    /// `spec.updateStrategy`; absent: `{}` (both values 0, so 1 unavailable when there are nodes).
     #[serde(default)]
-    update_strategy: UpdateStrategy,
+    pub update_strategy: UpdateStrategy,
 }
 
-pub(crate) fn budget_handler(input: &Value) -> Result<Value> {
-    let i: BudgetInput = decode(input)?;
-    encode(&budget(&i.update_strategy, i64::from(i.desired_number_scheduled))?)
-}
-
-#[derive(Deserialize)]
+/// Input of `rollout.daemonset_nodes_needing_pods` (`GetNodesNeedingPods`' arguments).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct NeedingInput {
-    new_pods_num: i32,
-    desired: i32,
-    partition: i32,
+pub struct DaemonsetNodesNeedingPodsInput {
+    /// Pods already on the update revision.
+    pub new_pods_num: i32,
+    /// Nodes that should run the pod (`desiredNumberScheduled`).
+    pub desired: i32,
+    /// The partition, already scaled (clamped to `[0, desired]` here).
+    pub partition: i32,
+    /// Progressive (partitioned) scaling is on; absent: false (every node gets its pod).
     #[serde(default)]
-    progressive: bool,
+    pub progressive: bool,
+    /// Names of the nodes that need a pod; absent: none (null is refused).
     #[serde(default)]
-    nodes_needing_pods: Vec<String>,
+    pub nodes_needing_pods: Vec<String>,
 }
 
-pub(crate) fn needing_handler(input: &Value) -> Result<Value> {
-    let i: NeedingInput = decode(input)?;
-    let out = nodes_needing_pods(
-        i64::from(i.new_pods_num),
-        i64::from(i.desired),
-        i64::from(i.partition),
-        i.progressive,
-        &i.nodes_needing_pods,
-    );
-    encode(&out)
-}
-
-#[derive(Deserialize)]
+/// Input of `rollout.daemonset_update_nodes`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct UpdateNodesInput {
+pub struct DaemonsetUpdateNodesInput {
+    /// `spec.updateStrategy.rollingUpdate.partition`, int-or-percent (scaled flavour against
+    /// `desiredNumberScheduled`, rounded down, kept in an int32); absent or null is 0.
     #[serde(default)]
-    partition: Option<IntOrPercent>,
+    pub partition: Option<IntOrPercent>,
+    /// `status.desiredNumberScheduled`, what a percentage partition is taken of; absent: 0.
     #[serde(default)]
-    desired_number_scheduled: i32,
+    pub desired_number_scheduled: i32,
+    /// `spec.updateStrategy.rollingUpdate.selector` is set (only selected old nodes are updated);
+    /// absent: false.
     #[serde(default)]
-    selector: bool,
-    /// `null` reads as no nodes, as Go decodes a nil slice.
+    pub selector: bool,
+    /// The nodes that run (or should run) a daemon pod; absent or null: none.
     #[serde(default, deserialize_with = "crate::k8s::null_as_default")]
-    nodes: Vec<Node>,
-}
-
-pub(crate) fn update_nodes_handler(input: &Value) -> Result<Value> {
-    let i: UpdateNodesInput = decode(input)?;
-    let p = super::partition::daemonset_partition(i.partition.as_ref(), i64::from(i.desired_number_scheduled))?;
-    encode(&update_nodes(p, i.selector, &i.nodes))
+    #[schemars(with = "Option<Vec<Node>>")]
+    pub nodes: Vec<Node>,
 }
 
 #[cfg(test)]

@@ -25,16 +25,9 @@ pub mod update_count;
 pub mod validate;
 
 use crate::error::{Error, Result};
-use crate::intstr::IntOrPercent;
-use crate::registry::{Entry, decode, encode};
-use serde::Deserialize;
+use crate::registry::{Entry, decode};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
-
-/// Decodes a handler's own input (its structs deny unknown members).
-pub(crate) fn decode_input<T: DeserializeOwned>(input: &Value) -> Result<T> {
-    decode(input)
-}
 
 /// Decodes the member `v` found at `path` of the input (null reads as `{}`, Go's zero value); a
 /// shape error names the full path (`spec.updateStrategy.partition`).
@@ -52,94 +45,264 @@ pub(crate) fn decode_member<T: DeserializeOwned>(v: &Value, path: &str) -> Resul
     })
 }
 
-/// `rollout.cloneset_update_budget` input: the CloneSet fields and controller switches of
-/// [`cloneset_budget::BudgetSpec`], `type` (`spec.updateStrategy.type`) and the candidate pods.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct BudgetInput {
-    replicas: i32,
-    #[serde(default)]
-    partition: Option<IntOrPercent>,
-    #[serde(default)]
-    max_unavailable: Option<IntOrPercent>,
-    #[serde(default)]
-    max_surge: Option<IntOrPercent>,
-    #[serde(default)]
-    scale_max_unavailable: Option<IntOrPercent>,
-    #[serde(default)]
-    paused: bool,
-    #[serde(default)]
-    revision_consistent: bool,
-    #[serde(default)]
-    partition_rollback: bool,
-    #[serde(default)]
-    preparing_update_as_update: bool,
-    #[serde(default)]
-    scaling_exclude_preparing_delete: bool,
-    #[serde(default, rename = "type")]
-    update_type: String,
-    /// `null` reads as no pods, as Go decodes a nil slice.
-    #[serde(default, deserialize_with = "crate::k8s::null_as_default")]
-    pods: Vec<pods::PodView>,
-}
+/// The typed decisions of this family (`rollout.scale_int_or_percent` is
+/// [`crate::intstr::fns::ScaleIntOrPercent`]).
+///
+/// ```
+/// use kruise_core::intstr::IntOrPercent;
+/// use kruise_core::rollout::fns::{DaemonsetUpdateNodes, DaemonsetUpdateNodesInput, Partition, PartitionInput};
+/// use kruise_core::rollout::daemonset::{Node, NodeState};
+///
+/// let p = kruise_core::decide::<Partition>(PartitionInput::CloneSet {
+///     partition: Some(IntOrPercent::String("30%".into())),
+///     replicas: Some(10),
+/// })?;
+/// assert_eq!((p.partition, p.max_updated), (3, 7));
+///
+/// let node = |name: &str, state| Node { name: name.into(), state, selected: false };
+/// let nodes = kruise_core::decide::<DaemonsetUpdateNodes>(DaemonsetUpdateNodesInput {
+///     partition: Some(IntOrPercent::Int(1)),
+///     nodes: vec![node("a", NodeState::Old), node("b", NodeState::Old), node("a", NodeState::Old)],
+///     ..Default::default()
+/// })?;
+/// assert_eq!(nodes, ["b"]);
+/// # Ok::<(), kruise_core::Error>(())
+/// ```
+pub mod fns {
+    use super::{active_pods, cloneset_budget, daemonset, partition, progress, validate};
+    use crate::error::Result;
+    use crate::intstr::{INVALID_NUMBER, NOT_A_PERCENTAGE};
+    use crate::registry::Decision;
+    use serde_json::Value;
 
-fn budget_handler(input: &Value) -> Result<Value> {
-    let i: BudgetInput = decode_input(input)?;
-    let spec = cloneset_budget::BudgetSpec {
-        replicas: i.replicas,
-        partition: i.partition,
-        max_unavailable: i.max_unavailable,
-        max_surge: i.max_surge,
-        scale_max_unavailable: i.scale_max_unavailable,
-        paused: i.paused,
-        revision_consistent: i.revision_consistent,
-        partition_rollback: i.partition_rollback,
-        preparing_update_as_update: i.preparing_update_as_update,
-        scaling_exclude_preparing_delete: i.scaling_exclude_preparing_delete,
+    pub use super::active_pods::ActivePodsOrderInput;
+    pub use super::cloneset_budget::{Budget as ClonesetUpdateBudgetOutput, ClonesetUpdateBudgetInput};
+    pub use super::daemonset::{
+        Budget as DaemonsetBudgetOutput, DaemonsetBudgetInput, DaemonsetNodesNeedingPodsInput,
+        DaemonsetUpdateNodesInput,
     };
-    encode(&cloneset_budget::budget_for_type(&i.update_type, &spec, &i.pods))
+    pub use super::partition::{Partition as PartitionOutput, PartitionInput};
+    pub use super::progress::{ProgressInput, ProgressOutput};
+    pub use super::validate::{Finding, ValidateInput};
+
+    /// `rollout.partition`: the resolved partition and the pods (nodes) allowed on the update
+    /// revision.
+    pub struct Partition;
+
+    impl Decision for Partition {
+        const ID: &'static str = "rollout.partition";
+        const DOC: &'static str = "Resolved partition and max pods on the update revision for CloneSet/DaemonSet/StatefulSet (kruise pkg/util/tools.go CalculatePartitionReplicas, daemonset_update.go, stateful_update_utils.go)";
+        const SOURCE: &'static str = "pkg/util/tools.go CalculatePartitionReplicas; \
+            pkg/controller/daemonset/daemonset_update.go filterDaemonPodsNodeToUpdate; \
+            pkg/controller/statefulset/stateful_update_utils.go sortPodsToUpdate";
+        const ERRORS: &'static [&'static str] =
+            &[NOT_A_PERCENTAGE, INVALID_NUMBER, partition::NOT_AN_INTEGER, partition::NEGATIVE_PARTITION];
+        type Input = PartitionInput;
+        type Output = PartitionOutput;
+
+        fn decide(input: PartitionInput) -> Result<PartitionOutput> {
+            partition::resolve(&input)
+        }
+    }
+
+    /// `rollout.cloneset_update_budget`: the CloneSet scale/update diffs and the pods updated now.
+    pub struct ClonesetUpdateBudget;
+
+    impl Decision for ClonesetUpdateBudget {
+        const ID: &'static str = "rollout.cloneset_update_budget";
+        const DOC: &'static str = "CloneSet scale/update diffs and pods updated now (kruise cloneset_sync_utils.go calculateDiffsWithExpectation, cloneset_update.go limitUpdateIndexes)";
+        const SOURCE: &'static str = "pkg/controller/cloneset/sync/cloneset_sync_utils.go calculateDiffsWithExpectation; \
+            pkg/controller/cloneset/sync/cloneset_update.go Update, limitUpdateIndexes";
+        const ERRORS: &'static [&'static str] = &[];
+        type Input = ClonesetUpdateBudgetInput;
+        type Output = ClonesetUpdateBudgetOutput;
+
+        fn decide(i: ClonesetUpdateBudgetInput) -> Result<ClonesetUpdateBudgetOutput> {
+            Ok(cloneset_budget::budget_for_type(&i.update_type, &i.spec(), &i.pods))
+        }
+    }
+
+    /// `rollout.progress`: the CloneSet `Progressing` condition, change flag and requeue seconds.
+    pub struct Progress;
+
+    impl Decision for Progress {
+        const ID: &'static str = "rollout.progress";
+        const DOC: &'static str = "CloneSet Progressing condition, change flag and requeue seconds (kruise cloneset_status.go calculateProgressingStatus)";
+        const SOURCE: &'static str = "pkg/controller/cloneset/cloneset_status.go calculateProgressingStatus, \
+            hasProgressingConditionChanged, getRequeueSecondsFromCondition";
+        const ERRORS: &'static [&'static str] = &[];
+        type Input = ProgressInput;
+        type Output = ProgressOutput;
+
+        fn decide(input: ProgressInput) -> Result<ProgressOutput> {
+            progress::progress(&input)
+        }
+    }
+
+    /// `rollout.validate`: the webhook's findings on the rollout fields, in its order.
+    pub struct Validate;
+
+    impl Decision for Validate {
+        const ID: &'static str = "rollout.validate";
+        const DOC: &'static str = "Webhook checks on CloneSet/Advanced DaemonSet/Advanced StatefulSet rollout fields (kruise pkg/webhook/*/validating)";
+        const SOURCE: &'static str = "pkg/webhook/cloneset/validating/validation.go validateCloneSetSpec, validateUpdateStrategy; \
+            pkg/webhook/daemonset/validating/daemonset_validation.go validateDaemonSetSpecV1beta1; \
+            pkg/webhook/statefulset/validating/statefulset_validation.go validateStatefulSetSpec";
+        const ERRORS: &'static [&'static str] = &[];
+        type Input = ValidateInput;
+        type Output = Vec<Finding>;
+
+        /// The kind is checked before the spec is decoded, and a spec member that does not decode
+        /// is named with its full path (`spec.updateStrategy.partition`).
+        fn check_json(input: &Value) -> Result<()> {
+            ValidateInput::from_json(input).map(drop)
+        }
+
+        fn decide(input: ValidateInput) -> Result<Vec<Finding>> {
+            Ok(validate::validate(&input))
+        }
+    }
+
+    /// `rollout.daemonset_budget`: the Advanced DaemonSet maxSurge/maxUnavailable in nodes.
+    pub struct DaemonsetBudget;
+
+    impl Decision for DaemonsetBudget {
+        const ID: &'static str = "rollout.daemonset_budget";
+        const DOC: &'static str = "Advanced DaemonSet maxSurge/maxUnavailable in nodes (kruise daemonset_update.go updatedDesiredNodeCounts)";
+        const SOURCE: &'static str = "pkg/controller/daemonset/daemonset_update.go updatedDesiredNodeCounts; \
+            pkg/controller/daemonset/daemonset_util.go unavailableCount, surgeCount";
+        const ERRORS: &'static [&'static str] = &[daemonset::INVALID_MAX_UNAVAILABLE, daemonset::INVALID_MAX_SURGE];
+        type Input = DaemonsetBudgetInput;
+        type Output = DaemonsetBudgetOutput;
+
+        fn decide(i: DaemonsetBudgetInput) -> Result<DaemonsetBudgetOutput> {
+            daemonset::budget(&i.update_strategy, i64::from(i.desired_number_scheduled))
+        }
+    }
+
+    /// `rollout.daemonset_nodes_needing_pods`: the nodes that get a daemon pod now, sorted by name.
+    pub struct DaemonsetNodesNeedingPods;
+
+    impl Decision for DaemonsetNodesNeedingPods {
+        const ID: &'static str = "rollout.daemonset_nodes_needing_pods";
+        const DOC: &'static str = "Nodes that get a daemon pod under partitioned scaling (kruise daemonset_util.go GetNodesNeedingPods)";
+        const SOURCE: &'static str = "pkg/controller/daemonset/daemonset_util.go GetNodesNeedingPods";
+        const ERRORS: &'static [&'static str] = &[];
+        type Input = DaemonsetNodesNeedingPodsInput;
+        type Output = Vec<String>;
+
+        fn decide(i: DaemonsetNodesNeedingPodsInput) -> Result<Vec<String>> {
+            Ok(daemonset::nodes_needing_pods(
+                i64::from(i.new_pods_num),
+                i64::from(i.desired),
+                i64::from(i.partition),
+                i.progressive,
+                &i.nodes_needing_pods,
+            ))
+        }
+    }
+
+    /// `rollout.daemonset_update_nodes`: the node names eligible for a rolling update this sync,
+    /// in update order.
+    pub struct DaemonsetUpdateNodes;
+
+    impl Decision for DaemonsetUpdateNodes {
+        const ID: &'static str = "rollout.daemonset_update_nodes";
+        const DOC: &'static str = "Ordered nodes eligible for a DaemonSet rolling update (kruise daemonset_update.go filterDaemonPodsNodeToUpdate)";
+        const SOURCE: &'static str = "pkg/controller/daemonset/daemonset_update.go filterDaemonPodsNodeToUpdate";
+        const ERRORS: &'static [&'static str] = &[NOT_A_PERCENTAGE, INVALID_NUMBER];
+        type Input = DaemonsetUpdateNodesInput;
+        type Output = Vec<String>;
+
+        fn decide(i: DaemonsetUpdateNodesInput) -> Result<Vec<String>> {
+            let p = partition::daemonset_partition(i.partition.as_ref(), i64::from(i.desired_number_scheduled))?;
+            Ok(daemonset::update_nodes(p, i.selector, &i.nodes))
+        }
+    }
+
+    /// `rollout.active_pods_order`: pod names in Kubernetes' `ActivePods` order.
+    pub struct ActivePodsOrder;
+
+    impl Decision for ActivePodsOrder {
+        const ID: &'static str = "rollout.active_pods_order";
+        const DOC: &'static str = "Pod names in Kubernetes' ActivePods order, deletion preference first (k8s pkg/controller/controller_utils.go ActivePods.Less)";
+        const SOURCE: &'static str = "k8s.io/kubernetes v1.32.10 pkg/controller/controller_utils.go ActivePods.Less";
+        const ERRORS: &'static [&'static str] = &[];
+        type Input = ActivePodsOrderInput;
+        type Output = Vec<String>;
+
+        fn decide(input: ActivePodsOrderInput) -> Result<Vec<String>> {
+            active_pods::active_pods_order(&input)
+        }
+    }
 }
 
 /// Registry entries of this family.
 pub const ENTRIES: &[Entry] = &[
-    Entry::new(
-        "rollout.partition",
-        "Resolved partition and max pods on the update revision for CloneSet/DaemonSet/StatefulSet (kruise pkg/util/tools.go CalculatePartitionReplicas, daemonset_update.go, stateful_update_utils.go)",
-        partition::handler,
-    ),
-    Entry::new(
-        "rollout.cloneset_update_budget",
-        "CloneSet scale/update diffs and pods updated now (kruise cloneset_sync_utils.go calculateDiffsWithExpectation, cloneset_update.go limitUpdateIndexes)",
-        budget_handler,
-    ),
-    Entry::new(
-        "rollout.progress",
-        "CloneSet Progressing condition, change flag and requeue seconds (kruise cloneset_status.go calculateProgressingStatus)",
-        progress::handler,
-    ),
-    Entry::new(
-        "rollout.validate",
-        "Webhook checks on CloneSet/Advanced DaemonSet/Advanced StatefulSet rollout fields (kruise pkg/webhook/*/validating)",
-        validate::handler,
-    ),
-    Entry::new(
-        "rollout.daemonset_budget",
-        "Advanced DaemonSet maxSurge/maxUnavailable in nodes (kruise daemonset_update.go updatedDesiredNodeCounts)",
-        daemonset::budget_handler,
-    ),
-    Entry::new(
-        "rollout.daemonset_nodes_needing_pods",
-        "Nodes that get a daemon pod under partitioned scaling (kruise daemonset_util.go GetNodesNeedingPods)",
-        daemonset::needing_handler,
-    ),
-    Entry::new(
-        "rollout.daemonset_update_nodes",
-        "Ordered nodes eligible for a DaemonSet rolling update (kruise daemonset_update.go filterDaemonPodsNodeToUpdate)",
-        daemonset::update_nodes_handler,
-    ),
-    Entry::new(
-        "rollout.active_pods_order",
-        "Pod names in Kubernetes' ActivePods order, deletion preference first (k8s pkg/controller/controller_utils.go ActivePods.Less)",
-        active_pods::handler,
-    ),
+    Entry::of::<fns::Partition>(),
+    Entry::of::<fns::ClonesetUpdateBudget>(),
+    Entry::of::<fns::Progress>(),
+    Entry::of::<fns::Validate>(),
+    Entry::of::<fns::DaemonsetBudget>(),
+    Entry::of::<fns::DaemonsetNodesNeedingPods>(),
+    Entry::of::<fns::DaemonsetUpdateNodes>(),
+    Entry::of::<fns::ActivePodsOrder>(),
 ];
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    /// Every fn of the family is typed, and one `$defs` name means one shape across them (the code
+    /// generator merges a family's definitions by name).
+    #[test]
+    fn family_is_typed_and_schema_names_are_unambiguous() {
+        let mut seen: BTreeMap<String, (&str, serde_json::Value)> = BTreeMap::new();
+        let mut n = 0;
+        for e in crate::registry::entries().filter(|e| e.id.starts_with("rollout.")) {
+            let schema = e.schema().unwrap_or_else(|| panic!("{} is not typed", e.id));
+            n += 1;
+            for (name, def) in schema["$defs"].as_object().expect("$defs") {
+                if name == "input" || name == "output" {
+                    continue;
+                }
+                if let Some((other, d)) = seen.get(name) {
+                    assert_eq!(d, def, "$defs.{name} differs between {other} and {}", e.id);
+                } else {
+                    seen.insert(name.clone(), (e.id, def.clone()));
+                }
+            }
+        }
+        assert_eq!(n, 9, "the rollout fns (with rollout.scale_int_or_percent)");
+        for name in ["PartitionOutput", "DaemonsetBudgetOutput", "ClonesetUpdateBudgetOutput", "PodView", "Node"] {
+            assert!(seen.contains_key(name), "{name} missing");
+        }
+    }
+
+    /// The typed decisions answer what the JSON handler answers.
+    #[test]
+    fn typed_and_json_calls_agree() {
+        use super::fns::*;
+        use crate::registry::{call, decide, encode};
+        use serde_json::json;
+        let input = ClonesetUpdateBudgetInput {
+            replicas: 10,
+            pods: vec![super::pods::PodView::available_old(); 10],
+            ..Default::default()
+        };
+        let typed = decide::<ClonesetUpdateBudget>(input).unwrap();
+        assert_eq!((typed.max_unavailable, typed.diffs.update_num, typed.pods_to_update_now), (2, 10, 2));
+        let pods: Vec<_> = (0..10).map(|_| json!({"updated": false, "lifecycleState": "Normal", "available": true})).collect();
+        assert_eq!(call("rollout.cloneset_update_budget", &json!({"replicas": 10, "pods": pods})).unwrap(), encode(&typed).unwrap());
+
+        let b = decide::<DaemonsetBudget>(DaemonsetBudgetInput { desired_number_scheduled: 4, ..Default::default() }).unwrap();
+        assert_eq!((b.max_surge, b.max_unavailable), (0, 1));
+        let v = decide::<Validate>(ValidateInput::StatefulSet { spec: Default::default() }).unwrap();
+        let fields: Vec<_> = v.iter().map(|f| (f.field.as_str(), f.reason)).collect();
+        assert_eq!(fields, [("spec.podManagementPolicy", "required"), ("spec.updateStrategy", "required")]);
+        assert_eq!(
+            encode(&v).unwrap(),
+            call("rollout.validate", &json!({"kind": "StatefulSet", "spec": null})).unwrap()
+        );
+    }
+}

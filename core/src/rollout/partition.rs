@@ -10,18 +10,18 @@
 
 use crate::error::{Error, Result};
 use crate::intstr::{Flavour, IntOrPercent};
-use crate::registry::encode;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 /// Error kind: a string was given for an Advanced StatefulSet partition (an int32 field).
 pub const NOT_AN_INTEGER: &str = "not_an_integer";
 /// Error kind: a negative Advanced StatefulSet partition.
 pub const NEGATIVE_PARTITION: &str = "negative_partition";
 
-/// A resolved partition and the largest number of pods allowed on the update revision.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// A resolved partition and the largest number of pods allowed on the update revision (the output
+/// of `rollout.partition`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(rename = "PartitionOutput")]
 pub struct Partition {
     /// Pods (or nodes) kept on the old revision.
     pub partition: i64,
@@ -112,42 +112,54 @@ pub(crate) fn at_field(e: Error, field: &str) -> Error {
     Error::at(e.kind, field, e.message)
 }
 
-#[derive(Deserialize)]
+/// Input of `rollout.partition`: `kind` picks the workload; the other members are its fields.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "kind", deny_unknown_fields)]
 #[allow(clippy::enum_variant_names)] // the variants are the JSON `kind` values
-enum Input {
+pub enum PartitionInput {
+    /// A CloneSet (`kind: "CloneSet"`).
     CloneSet {
+        /// `spec.updateStrategy.partition`, int-or-percent (kruise flavour, rounded up); absent or
+        /// null is 0.
         #[serde(default)]
         partition: Option<IntOrPercent>,
+        /// `spec.replicas`; absent or null is the default 1.
         #[serde(default)]
         replicas: Option<i32>,
     },
+    /// An Advanced DaemonSet (`kind: "DaemonSet"`); counts are nodes.
     DaemonSet {
+        /// `spec.updateStrategy.rollingUpdate.partition`, int-or-percent (scaled flavour against
+        /// `desiredNumberScheduled`, rounded down); absent or null is 0.
         #[serde(default)]
         partition: Option<IntOrPercent>,
+        /// `status.desiredNumberScheduled` (of the previous sync): what a percentage is taken of.
         #[serde(rename = "desiredNumberScheduled")]
         desired: i32,
+        /// Candidate nodes; absent or null is `desiredNumberScheduled`.
         #[serde(default)]
         nodes: Option<i32>,
     },
+    /// An Advanced StatefulSet (`kind: "StatefulSet"`).
     StatefulSet {
+        /// `spec.updateStrategy.rollingUpdate.partition`: an int32 (a string is
+        /// `not_an_integer`); absent or null is 0.
         #[serde(default)]
         partition: Option<IntOrPercent>,
+        /// `spec.replicas`.
         replicas: i32,
     },
 }
 
-/// `rollout.partition` handler: `{"kind", "partition"?, ...}` with `replicas` (CloneSet,
-/// StatefulSet) or `desiredNumberScheduled` and `nodes` (DaemonSet).
-pub(crate) fn handler(input: &Value) -> Result<Value> {
-    let out = match super::decode_input::<Input>(input)? {
-        Input::CloneSet { partition, replicas } => cloneset(partition.as_ref(), replicas)?,
-        Input::DaemonSet { partition, desired, nodes } => {
-            daemonset(partition.as_ref(), i64::from(desired), i64::from(nodes.unwrap_or(desired)))?
+/// `rollout.partition`: the resolved partition of any of the three workloads.
+pub fn resolve(input: &PartitionInput) -> Result<Partition> {
+    match input {
+        PartitionInput::CloneSet { partition, replicas } => cloneset(partition.as_ref(), *replicas),
+        PartitionInput::DaemonSet { partition, desired, nodes } => {
+            daemonset(partition.as_ref(), i64::from(*desired), i64::from(nodes.unwrap_or(*desired)))
         }
-        Input::StatefulSet { partition, replicas } => statefulset(partition.as_ref(), replicas)?,
-    };
-    encode(&out)
+        PartitionInput::StatefulSet { partition, replicas } => statefulset(partition.as_ref(), *replicas),
+    }
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 /// A pod's lifecycle state (label `lifecycle.apps.kruise.io/state`); `""` is [`LifecycleState::None`].
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub enum LifecycleState {
     /// No state label.
     #[default]
@@ -25,18 +25,19 @@ pub enum LifecycleState {
     PreparingDelete,
 }
 
-/// What the budget needs to know about one pod.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// What the budget needs to know about one pod (other members are ignored).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PodView {
     /// Its revision hash equals the update revision.
     pub updated: bool,
-    /// Its lifecycle state.
+    /// Its lifecycle state; absent: `""` (none).
     #[serde(default)]
     pub lifecycle_state: LifecycleState,
     /// Running, ready for at least `minReadySeconds`, in-place-update condition (if any) true.
     pub available: bool,
-    /// Label `apps.kruise.io/specified-delete` present, or named in `scaleStrategy.podsToDelete`.
+    /// Label `apps.kruise.io/specified-delete` present, or named in `scaleStrategy.podsToDelete`;
+    /// absent: false.
     #[serde(default)]
     pub specified_delete: bool,
 }

@@ -7,10 +7,8 @@
 //! Times are RFC 3339 strings; "now" is always an input.
 
 use crate::error::Result;
-use crate::registry::{decode, encode};
 use jiff::{SignedDuration, Timestamp};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 /// `progressDeadlineSeconds` value that switches the feature off (math.MaxInt32).
 pub const NO_DEADLINE: i32 = i32::MAX;
@@ -40,8 +38,9 @@ pub struct ProgressSpec {
     pub paused: bool,
 }
 
-/// The freshly computed status counters the decision reads.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// The freshly computed status counters the decision reads (absent members are 0 or `""`; other
+/// members are ignored).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ProgressStatus {
     /// All pods.
@@ -181,62 +180,107 @@ pub fn format_time(t: Timestamp) -> String {
 
 pub use crate::time::parse_time;
 
-#[derive(Deserialize)]
+/// `spec` of the `rollout.progress` input: the CloneSet spec fields read (other members are
+/// ignored).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
-struct SpecIn {
+pub struct ProgressInputSpec {
+    /// `spec.replicas`; absent or null is the default 1.
     #[serde(default)]
-    replicas: Option<i32>,
+    pub replicas: Option<i32>,
+    /// `spec.progressDeadlineSeconds`; absent, null or 2147483647 switches the feature off (the
+    /// condition is removed).
     #[serde(default)]
-    progress_deadline_seconds: Option<i32>,
+    pub progress_deadline_seconds: Option<i32>,
+    /// `spec.updateStrategy`; absent: not paused.
     #[serde(default)]
-    update_strategy: StrategyIn,
+    pub update_strategy: ProgressInputStrategy,
 }
 
-#[derive(Deserialize, Default)]
-struct StrategyIn {
+/// `spec.updateStrategy` of the `rollout.progress` input (other members are ignored).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
+pub struct ProgressInputStrategy {
+    /// `spec.updateStrategy.paused`; absent: false.
     #[serde(default)]
-    paused: bool,
+    pub paused: bool,
 }
 
-#[derive(Deserialize, Serialize)]
+/// The `Progressing` condition the CloneSet carries on entry (other members are ignored).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
-struct ConditionJson {
+pub struct ProgressingCondition {
+    /// Condition type; absent: `Progressing` (not checked).
     #[serde(rename = "type", default = "progressing")]
-    kind: String,
-    status: String,
-    reason: String,
+    pub kind: String,
+    /// `"True"` or `"False"`.
+    pub status: String,
+    /// The reason (`CloneSetAvailable`, `CloneSetPaused`, `ProgressPartitionAvailable`,
+    /// `ProgressDeadlineExceeded`, `CloneSetUpdated`; any string is carried over).
+    pub reason: String,
+    /// Human message; absent or null: `""`.
     #[serde(default)]
-    message: Option<String>,
-    last_update_time: String,
-    last_transition_time: String,
+    pub message: Option<String>,
+    /// RFC 3339 time of the last update.
+    pub last_update_time: String,
+    /// RFC 3339 time of the last status change.
+    pub last_transition_time: String,
 }
 
 fn progressing() -> String {
     "Progressing".into()
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Input {
-    spec: SpecIn,
-    #[serde(default)]
-    status: ProgressStatus,
-    #[serde(default)]
-    condition: Option<ConditionJson>,
-    now: String,
-}
-
-#[derive(Serialize)]
+/// The `Progressing` condition after the step, times in RFC 3339 UTC whole seconds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
-struct Output {
-    condition: Option<ConditionJson>,
-    changed: bool,
-    requeue_after_seconds: Option<i64>,
+pub struct ProgressingConditionOutput {
+    /// Always `Progressing`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// `"True"` or `"False"`.
+    pub status: String,
+    /// The reason (one of the `REASON_*` values, or the entry condition's own when it is kept).
+    pub reason: String,
+    /// Human message.
+    pub message: String,
+    /// Time of the last update.
+    pub last_update_time: String,
+    /// Time of the last status change.
+    pub last_transition_time: String,
 }
 
-/// `rollout.progress` handler: `{"spec", "status"?, "condition"?, "now"}`.
-pub(crate) fn handler(input: &Value) -> Result<Value> {
-    let i: Input = decode(input)?;
+/// Input of `rollout.progress`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ProgressInput {
+    /// The CloneSet spec fields read.
+    pub spec: ProgressInputSpec,
+    /// The freshly computed status; absent: all zero.
+    #[serde(default)]
+    pub status: ProgressStatus,
+    /// The `Progressing` condition on entry; absent or null: none.
+    #[serde(default)]
+    pub condition: Option<ProgressingCondition>,
+    /// The reconcile time, RFC 3339.
+    pub now: String,
+}
+
+/// Output of `rollout.progress`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ProgressOutput {
+    /// The condition after the step; null: removed or absent.
+    pub condition: Option<ProgressingConditionOutput>,
+    /// The status must be written: the condition appeared, disappeared, or changed status or
+    /// reason.
+    pub changed: bool,
+    /// Requeue after this many seconds; only in the `CloneSetUpdated` branch, else null.
+    pub requeue_after_seconds: Option<i64>,
+}
+
+/// `rollout.progress` on typed input. Errors: `invalid_input` naming a time that is not RFC 3339
+/// (`now`, `condition.lastUpdateTime`, `condition.lastTransitionTime`).
+pub fn progress(i: &ProgressInput) -> Result<ProgressOutput> {
     let now = parse_time(&i.now, "now")?;
     let old = match &i.condition {
         None => None,
@@ -254,15 +298,15 @@ pub(crate) fn handler(input: &Value) -> Result<Value> {
         paused: i.spec.update_strategy.paused,
     };
     let p = evaluate(&spec, &i.status, old.as_ref(), now);
-    let condition = p.condition.map(|c| ConditionJson {
+    let condition = p.condition.map(|c| ProgressingConditionOutput {
         kind: progressing(),
         status: c.status,
         reason: c.reason,
-        message: Some(c.message),
+        message: c.message,
         last_update_time: format_time(c.last_update_time),
         last_transition_time: format_time(c.last_transition_time),
     });
-    encode(&Output { condition, changed: p.changed, requeue_after_seconds: p.requeue_after_seconds })
+    Ok(ProgressOutput { condition, changed: p.changed, requeue_after_seconds: p.requeue_after_seconds })
 }
 
 #[cfg(test)]

@@ -12,16 +12,16 @@ use crate::error::{Error, Result};
 use crate::intstr::{Flavour, IntOrPercent};
 use crate::k8s::strconv::atoi_value;
 use crate::k8s::validation::valid_percent_digits;
-use crate::registry::encode;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// One validation finding: the dotted field path and the reason kind.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Finding {
     /// Dotted path, e.g. `spec.updateStrategy.maxSurge`.
     pub field: String,
-    /// Snake-case reason, e.g. `both_less_than_one`.
+    /// Snake-case reason, e.g. `both_less_than_one`, `invalid_percent`, `negative`, `required`,
+    /// `unsupported_type` (`docs/rollout.md` lists them per workload).
     pub reason: &'static str,
 }
 
@@ -29,38 +29,39 @@ fn push(out: &mut Vec<Finding>, field: &str, reason: &'static str) {
     out.push(Finding { field: field.to_string(), reason });
 }
 
-/// CloneSet `spec.updateStrategy` as the webhook reads it.
-#[derive(Debug, Clone, Default, Deserialize)]
+/// CloneSet `spec.updateStrategy` as the webhook reads it (other members are ignored).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CloneSetStrategy {
-    /// `ReCreate`, `InPlaceIfPossible` or `InPlaceOnly`.
+    /// `ReCreate`, `InPlaceIfPossible` or `InPlaceOnly` (absent: `""`, `unsupported_type`).
     #[serde(default, rename = "type")]
     pub kind: String,
-    /// Int-or-percent; null is invalid here.
+    /// Int-or-percent (kruise flavour against `replicas`); absent or null is
+    /// `invalid_int_or_percent` here (the mutating webhook always sets it).
     #[serde(default)]
     pub partition: Option<IntOrPercent>,
-    /// Int-or-percent or null.
+    /// Int-or-percent (kruise flavour against `replicas`); absent or null: 0.
     #[serde(default)]
     pub max_unavailable: Option<IntOrPercent>,
-    /// Int-or-percent or null.
+    /// Int-or-percent (kruise flavour against `replicas`); absent or null: 0.
     #[serde(default)]
     pub max_surge: Option<IntOrPercent>,
 }
 
-/// CloneSet spec fields checked by [`cloneset`].
-#[derive(Debug, Clone, Default, Deserialize)]
+/// CloneSet spec fields the webhook checks (other members are ignored).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CloneSetSpec {
-    /// `spec.replicas` (unset is treated as the default 1).
+    /// `spec.replicas`; absent or null is validated as the default 1.
     #[serde(default)]
     pub replicas: Option<i32>,
-    /// `spec.minReadySeconds`.
+    /// `spec.minReadySeconds`, seconds; absent: 0.
     #[serde(default)]
     pub min_ready_seconds: i32,
-    /// `spec.progressDeadlineSeconds`.
+    /// `spec.progressDeadlineSeconds`, seconds; absent or null: not checked.
     #[serde(default)]
     pub progress_deadline_seconds: Option<i32>,
-    /// `spec.updateStrategy`.
+    /// `spec.updateStrategy`; absent: `{}`.
     #[serde(default)]
     pub update_strategy: CloneSetStrategy,
 }
@@ -153,44 +154,45 @@ fn check_percent_or_int(v: &IntOrPercent, field: &str, out: &mut Vec<Finding>) {
     }
 }
 
-/// Advanced DaemonSet `spec.updateStrategy.rollingUpdate` (v1beta1) as the webhook reads it.
-#[derive(Debug, Clone, Default, Deserialize)]
+/// Advanced DaemonSet `spec.updateStrategy.rollingUpdate` (v1beta1) as the webhook reads it
+/// (other members are ignored).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct DaemonSetRollingUpdate {
-    /// `""`, `Standard` or `InPlaceIfPossible`.
+    /// `rollingUpdateType`: `""`, `Standard` or `InPlaceIfPossible`; absent: `""`.
     #[serde(default)]
     pub rolling_update_type: String,
-    /// Int-or-percent or null.
+    /// Int-or-percent; absent or null: unset.
     #[serde(default)]
     pub max_unavailable: Option<IntOrPercent>,
-    /// Int-or-percent or null.
+    /// Int-or-percent; absent or null: unset.
     #[serde(default)]
     pub max_surge: Option<IntOrPercent>,
-    /// Int-or-percent or null.
+    /// Int-or-percent; absent or null: unset.
     #[serde(default)]
     pub partition: Option<IntOrPercent>,
 }
 
-/// Advanced DaemonSet `spec.updateStrategy`.
-#[derive(Debug, Clone, Default, Deserialize)]
+/// Advanced DaemonSet `spec.updateStrategy` (other members are ignored).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct DaemonSetStrategy {
-    /// `RollingUpdate` or `OnDelete`.
+    /// `RollingUpdate` or `OnDelete` (absent: `""`, `unsupported_type`).
     #[serde(default, rename = "type")]
     pub kind: String,
-    /// The rolling-update block.
+    /// The rolling-update block; absent or null: none (`required` for `RollingUpdate`).
     #[serde(default)]
     pub rolling_update: Option<DaemonSetRollingUpdate>,
 }
 
-/// Advanced DaemonSet spec fields checked by [`daemonset`].
-#[derive(Debug, Clone, Default, Deserialize)]
+/// Advanced DaemonSet spec fields the webhook checks (other members are ignored).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct DaemonSetSpec {
-    /// `spec.minReadySeconds`.
+    /// `spec.minReadySeconds`, seconds; absent: 0.
     #[serde(default)]
     pub min_ready_seconds: i32,
-    /// `spec.updateStrategy`.
+    /// `spec.updateStrategy`; absent: `{}`.
     #[serde(default)]
     pub update_strategy: DaemonSetStrategy,
 }
@@ -246,56 +248,56 @@ pub fn daemonset(spec: &DaemonSetSpec) -> Vec<Finding> {
     out
 }
 
-/// Advanced StatefulSet `spec.updateStrategy.rollingUpdate` (v1beta1).
-#[derive(Debug, Clone, Default, Deserialize)]
+/// Advanced StatefulSet `spec.updateStrategy.rollingUpdate` (v1beta1; other members are ignored).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct StatefulSetRollingUpdate {
-    /// int32 partition.
+    /// The int32 partition; absent or null: not checked.
     #[serde(default)]
     pub partition: Option<i32>,
-    /// Int-or-percent; null is `required`.
+    /// Int-or-percent; absent or null is `required`.
     #[serde(default)]
     pub max_unavailable: Option<IntOrPercent>,
-    /// 0..=300.
+    /// Seconds, 0..=300; absent or null: not checked.
     #[serde(default)]
     pub min_ready_seconds: Option<i32>,
 }
 
-/// Advanced StatefulSet `spec.updateStrategy`.
-#[derive(Debug, Clone, Default, Deserialize)]
+/// Advanced StatefulSet `spec.updateStrategy` (other members are ignored).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct StatefulSetStrategy {
-    /// `RollingUpdate` or `OnDelete`.
+    /// `RollingUpdate` or `OnDelete` (absent: `""`, `required`).
     #[serde(default, rename = "type")]
     pub kind: String,
-    /// The rolling-update block.
+    /// The rolling-update block; absent or null: none.
     #[serde(default)]
     pub rolling_update: Option<StatefulSetRollingUpdate>,
 }
 
-/// Advanced StatefulSet `spec.scaleStrategy`.
-#[derive(Debug, Clone, Default, Deserialize)]
+/// Advanced StatefulSet `spec.scaleStrategy` (other members are ignored).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct StatefulSetScaleStrategy {
-    /// Int-or-percent or null.
+    /// Int-or-percent; absent or null: not checked.
     #[serde(default)]
     pub max_unavailable: Option<IntOrPercent>,
 }
 
-/// Advanced StatefulSet spec fields checked by [`statefulset`].
-#[derive(Debug, Clone, Default, Deserialize)]
+/// Advanced StatefulSet spec fields the webhook checks (other members are ignored).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct StatefulSetSpec {
-    /// `spec.replicas` (unset is treated as the default 1).
+    /// `spec.replicas`; absent or null is validated as the default 1.
     #[serde(default)]
     pub replicas: Option<i32>,
-    /// `OrderedReady` or `Parallel`.
+    /// `OrderedReady` or `Parallel` (absent: `""`, `required`).
     #[serde(default)]
     pub pod_management_policy: String,
-    /// `spec.scaleStrategy`.
+    /// `spec.scaleStrategy`; absent or null: not checked.
     #[serde(default)]
     pub scale_strategy: Option<StatefulSetScaleStrategy>,
-    /// `spec.updateStrategy`.
+    /// `spec.updateStrategy`; absent: `{}`.
     #[serde(default)]
     pub update_strategy: StatefulSetStrategy,
 }
@@ -362,32 +364,80 @@ pub fn statefulset(spec: &StatefulSetSpec) -> Vec<Finding> {
     out
 }
 
-/// The input: `kind` picks the Go type, `spec` is that object's spec (absent or null = the zero
-/// spec). Members of `spec` the checks do not read are ignored, as the API server keeps them.
+/// Input of `rollout.validate`: `kind` picks the Go type, `spec` is that object's spec (absent or
+/// null: the zero spec). Members of `spec` the checks do not read are ignored, as the API server
+/// keeps them; members it reads are decoded as Go's `encoding/json` decodes them (a wrong JSON
+/// type is `invalid_input` naming the member, e.g. `spec.updateStrategy.partition`).
+#[derive(Debug, Clone, PartialEq, Eq, schemars::JsonSchema)]
+#[serde(tag = "kind", deny_unknown_fields)]
+#[allow(clippy::enum_variant_names)] // the variants are the JSON `kind` values
+pub enum ValidateInput {
+    /// A CloneSet (`kind: "CloneSet"`, apps.kruise.io/v1alpha1).
+    CloneSet {
+        /// Its spec; absent or null: the zero spec.
+        #[serde(default)]
+        #[schemars(with = "Option<CloneSetSpec>")]
+        spec: CloneSetSpec,
+    },
+    /// An Advanced DaemonSet (`kind: "DaemonSet"`, apps.kruise.io/v1beta1).
+    DaemonSet {
+        /// Its spec; absent or null: the zero spec.
+        #[serde(default)]
+        #[schemars(with = "Option<DaemonSetSpec>")]
+        spec: DaemonSetSpec,
+    },
+    /// An Advanced StatefulSet (`kind: "StatefulSet"`, apps.kruise.io/v1beta1).
+    StatefulSet {
+        /// Its spec; absent or null: the zero spec.
+        #[serde(default)]
+        #[schemars(with = "Option<StatefulSetSpec>")]
+        spec: StatefulSetSpec,
+    },
+}
+
+/// The JSON form before the spec is decoded: `kind` is checked first, then `spec` for it.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Input {
+struct RawInput {
     kind: String,
     #[serde(default)]
     spec: Value,
 }
 
-/// `rollout.validate` handler: `{"kind": "CloneSet"|"DaemonSet"|"StatefulSet", "spec": {...}}`,
-/// output the findings in the reference's order.
-pub(crate) fn handler(input: &Value) -> Result<Value> {
-    let i: Input = super::decode_input(input)?;
-    let findings = match i.kind.as_str() {
-        "CloneSet" => cloneset(&super::decode_member(&i.spec, "spec")?),
-        "DaemonSet" => daemonset(&super::decode_member(&i.spec, "spec")?),
-        "StatefulSet" => statefulset(&super::decode_member(&i.spec, "spec")?),
-        k => {
-            return Err(Error::invalid_input(
-                "kind",
-                format_args!("{k:?} is not CloneSet, DaemonSet or StatefulSet"),
-            ));
-        }
-    };
-    encode(&findings)
+impl ValidateInput {
+    /// Reads the JSON input: `invalid_input` naming `kind` for another kind, or the member of
+    /// `spec` that does not decode.
+    pub fn from_json(input: &Value) -> Result<ValidateInput> {
+        let i: RawInput = crate::registry::decode(input)?;
+        Ok(match i.kind.as_str() {
+            "CloneSet" => ValidateInput::CloneSet { spec: super::decode_member(&i.spec, "spec")? },
+            "DaemonSet" => ValidateInput::DaemonSet { spec: super::decode_member(&i.spec, "spec")? },
+            "StatefulSet" => ValidateInput::StatefulSet { spec: super::decode_member(&i.spec, "spec")? },
+            k => {
+                return Err(Error::invalid_input(
+                    "kind",
+                    format_args!("{k:?} is not CloneSet, DaemonSet or StatefulSet"),
+                ));
+            }
+        })
+    }
+}
+
+/// Deserialises through [`ValidateInput::from_json`] (its error message names the field).
+impl<'de> Deserialize<'de> for ValidateInput {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let v = Value::deserialize(d)?;
+        ValidateInput::from_json(&v).map_err(|e| serde::de::Error::custom(e.message))
+    }
+}
+
+/// `rollout.validate` on typed input: the findings in the reference's order.
+pub fn validate(input: &ValidateInput) -> Vec<Finding> {
+    match input {
+        ValidateInput::CloneSet { spec } => cloneset(spec),
+        ValidateInput::DaemonSet { spec } => daemonset(spec),
+        ValidateInput::StatefulSet { spec } => statefulset(spec),
+    }
 }
 
 #[cfg(test)]
