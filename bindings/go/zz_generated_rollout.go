@@ -2,6 +2,299 @@
 
 package kruisecore
 
+import "encoding/json"
+
+// RolloutActivePodsOrderInput is `ActivePodsOrderInput` of the rollout family's schemas.
+//
+// Input of `rollout.active_pods_order`.
+type RolloutActivePodsOrderInput struct {
+	// The pods; absent or null: none.
+	Pods *[]RolloutPod `json:"pods,omitempty"`
+}
+
+// RolloutCloneSetSpec is `CloneSetSpec` of the rollout family's schemas.
+//
+// CloneSet spec fields the webhook checks (other members are ignored).
+type RolloutCloneSetSpec struct {
+	// `spec.minReadySeconds`, seconds; absent: 0.
+	MinReadySeconds *int32 `json:"minReadySeconds,omitempty"`
+
+	// `spec.progressDeadlineSeconds`, seconds; absent or null: not checked.
+	ProgressDeadlineSeconds *int32 `json:"progressDeadlineSeconds,omitempty"`
+
+	// `spec.replicas`; absent or null is validated as the default 1.
+	Replicas *int32 `json:"replicas,omitempty"`
+
+	// `spec.updateStrategy`; absent: `{}`.
+	UpdateStrategy *RolloutCloneSetStrategy `json:"updateStrategy,omitempty"`
+}
+
+// RolloutCloneSetStrategy is `CloneSetStrategy` of the rollout family's schemas.
+//
+// CloneSet `spec.updateStrategy` as the webhook reads it (other members are ignored).
+type RolloutCloneSetStrategy struct {
+	// Int-or-percent (kruise flavour against `replicas`); absent or null: 0.
+	MaxSurge *IntOrPercent `json:"maxSurge,omitempty"`
+
+	// Int-or-percent (kruise flavour against `replicas`); absent or null: 0.
+	MaxUnavailable *IntOrPercent `json:"maxUnavailable,omitempty"`
+
+	// Int-or-percent (kruise flavour against `replicas`); absent or null is
+	// `invalid_int_or_percent` here (the mutating webhook always sets it).
+	Partition *IntOrPercent `json:"partition,omitempty"`
+
+	// `ReCreate`, `InPlaceIfPossible` or `InPlaceOnly` (absent: `""`, `unsupported_type`).
+	Type *string `json:"type,omitempty"`
+}
+
+// RolloutClonesetUpdateBudgetInput is `ClonesetUpdateBudgetInput` of the rollout family's schemas.
+//
+// Input of `rollout.cloneset_update_budget`: the CloneSet fields and controller switches of
+// [`BudgetSpec`], `type` (`spec.updateStrategy.type`) and the candidate pods.
+type RolloutClonesetUpdateBudgetInput struct {
+	// `spec.updateStrategy.maxSurge`, int-or-percent (legacy flavour, rounded up); absent, null
+	// or invalid: 0.
+	MaxSurge *IntOrPercent `json:"maxSurge,omitempty"`
+
+	// `spec.updateStrategy.maxUnavailable`, int-or-percent (legacy flavour); absent or null:
+	// `"20%"`; invalid: 0.
+	MaxUnavailable *IntOrPercent `json:"maxUnavailable,omitempty"`
+
+	// `spec.updateStrategy.partition`, int-or-percent (kruise flavour, rounded up); absent, null
+	// or invalid: 0.
+	Partition *IntOrPercent `json:"partition,omitempty"`
+
+	// Feature gate `CloneSetPartitionRollback`; absent: off.
+	PartitionRollback *bool `json:"partitionRollback,omitempty"`
+
+	// `spec.updateStrategy.paused`; absent: false.
+	Paused *bool `json:"paused,omitempty"`
+
+	// The pods, in candidate (update) order; absent or null: none.
+	Pods *[]RolloutPodView `json:"pods,omitempty"`
+
+	// Feature gate `PreparingUpdateAsUpdate` (the scale-path view); absent: off.
+	PreparingUpdateAsUpdate *bool `json:"preparingUpdateAsUpdate,omitempty"`
+
+	// `spec.replicas`.
+	Replicas int32 `json:"replicas"`
+
+	// `status.currentRevision == status.updateRevision`; absent: false.
+	RevisionConsistent *bool `json:"revisionConsistent,omitempty"`
+
+	// `spec.scaleStrategy.maxUnavailable`, int-or-percent (legacy flavour, rounded up); absent or
+	// null: 2147483647.
+	ScaleMaxUnavailable *IntOrPercent `json:"scaleMaxUnavailable,omitempty"`
+
+	// `--cloneset-scaling-exclude-preparing-delete` or the CloneSet label of that name; absent:
+	// off.
+	ScalingExcludePreparingDelete *bool `json:"scalingExcludePreparingDelete,omitempty"`
+
+	// `spec.updateStrategy.type` (`ReCreate`, `InPlaceIfPossible`, `InPlaceOnly`, `OnDelete`);
+	// absent: `""`. Only `OnDelete` changes the answer (no pod updated now).
+	Type *string `json:"type,omitempty"`
+}
+
+// RolloutClonesetUpdateBudgetOutput is `ClonesetUpdateBudgetOutput` of the rollout family's schemas.
+//
+// The full answer of `rollout.cloneset_update_budget`, in pods.
+type RolloutClonesetUpdateBudgetOutput struct {
+	// Ready pods that may be deleted now.
+	DeleteReadyLimit int64 `json:"deleteReadyLimit"`
+
+	// Resolved maxSurge (0 when null, invalid or paused).
+	MaxSurge int64 `json:"maxSurge"`
+
+	// Resolved maxUnavailable (null is `"20%"`, invalid is 0).
+	MaxUnavailable int64 `json:"maxUnavailable"`
+
+	// Resolved partition (0 when null or invalid).
+	Partition int64 `json:"partition"`
+
+	// Pods the update path updates now, from a diff without `preparingUpdateAsUpdate`.
+	PodsToUpdateNow int64 `json:"podsToUpdateNow"`
+
+	// Pods to delete, excluding those already specified for deletion.
+	ScaleDownNum int64 `json:"scaleDownNum"`
+
+	// Of those, how many old-revision pods.
+	ScaleDownNumOldRevision int64 `json:"scaleDownNumOldRevision"`
+
+	// Resolved scaleStrategy.maxUnavailable (null is 2147483647).
+	ScaleMaxUnavailable int64 `json:"scaleMaxUnavailable"`
+
+	// Creations allowed now by `scaleStrategy.maxUnavailable`.
+	ScaleUpLimit int64 `json:"scaleUpLimit"`
+
+	// Pods to create.
+	ScaleUpNum int64 `json:"scaleUpNum"`
+
+	// Of those, how many should be on the old revision (may exceed `scale_up_num`).
+	ScaleUpNumOldRevision int64 `json:"scaleUpNumOldRevision"`
+
+	// All-revision unavailability budget of the update path (may be negative).
+	UpdateMaxUnavailable int64 `json:"updateMaxUnavailable"`
+
+	// Pods to move to the update revision (> 0) or back to the current one (< 0).
+	UpdateNum int64 `json:"updateNum"`
+
+	// Pods temporarily above `replicas`.
+	UseSurge int64 `json:"useSurge"`
+
+	// Of the surge, old-revision pods.
+	UseSurgeOldRevision int64 `json:"useSurgeOldRevision"`
+}
+
+// RolloutContainerStatus is `ContainerStatus` of the rollout family's schemas.
+//
+// One `status.containerStatuses[]` / `status.initContainerStatuses[]` entry.
+type RolloutContainerStatus struct {
+	// `name`.
+	Name *string `json:"name,omitempty"`
+
+	// `restartCount` (int32).
+	RestartCount *int32 `json:"restartCount,omitempty"`
+}
+
+// RolloutDaemonSetBudgetRollingUpdate is `DaemonSetBudgetRollingUpdate` of the rollout family's schemas.
+//
+// `spec.updateStrategy.rollingUpdate` fields the budget reads (other members are ignored).
+type RolloutDaemonSetBudgetRollingUpdate struct {
+	// Int-or-percent, scaled (scaled flavour, rounded up) against the nodes that should run the
+	// pod; absent or null is 0.
+	MaxSurge *IntOrPercent `json:"maxSurge,omitempty"`
+
+	// Int-or-percent, scaled (scaled flavour, rounded up) against the nodes that should run the
+	// pod; absent or null is 0.
+	MaxUnavailable *IntOrPercent `json:"maxUnavailable,omitempty"`
+}
+
+// RolloutDaemonSetBudgetStrategy is `DaemonSetBudgetStrategy` of the rollout family's schemas.
+//
+// `spec.updateStrategy` as the budget reads it (other members are ignored).
+type RolloutDaemonSetBudgetStrategy struct {
+	// The rolling-update block; absent or null: none (both values 0).
+	RollingUpdate *RolloutDaemonSetBudgetRollingUpdate `json:"rollingUpdate,omitempty"`
+
+	// `RollingUpdate`, `OnDelete`, ... (absent: `""`). Only `RollingUpdate` gives a non-trivial
+	// budget.
+	Type *string `json:"type,omitempty"`
+}
+
+// RolloutDaemonSetRollingUpdate is `DaemonSetRollingUpdate` of the rollout family's schemas.
+//
+// Advanced DaemonSet `spec.updateStrategy.rollingUpdate` (v1beta1) as the webhook reads it
+// (other members are ignored).
+type RolloutDaemonSetRollingUpdate struct {
+	// Int-or-percent; absent or null: unset.
+	MaxSurge *IntOrPercent `json:"maxSurge,omitempty"`
+
+	// Int-or-percent; absent or null: unset.
+	MaxUnavailable *IntOrPercent `json:"maxUnavailable,omitempty"`
+
+	// Int-or-percent; absent or null: unset.
+	Partition *IntOrPercent `json:"partition,omitempty"`
+
+	// `rollingUpdateType`: `""`, `Standard` or `InPlaceIfPossible`; absent: `""`.
+	RollingUpdateType *string `json:"rollingUpdateType,omitempty"`
+}
+
+// RolloutDaemonSetSpec is `DaemonSetSpec` of the rollout family's schemas.
+//
+// Advanced DaemonSet spec fields the webhook checks (other members are ignored).
+type RolloutDaemonSetSpec struct {
+	// `spec.minReadySeconds`, seconds; absent: 0.
+	MinReadySeconds *int32 `json:"minReadySeconds,omitempty"`
+
+	// `spec.updateStrategy`; absent: `{}`.
+	UpdateStrategy *RolloutDaemonSetStrategy `json:"updateStrategy,omitempty"`
+}
+
+// RolloutDaemonSetStrategy is `DaemonSetStrategy` of the rollout family's schemas.
+//
+// Advanced DaemonSet `spec.updateStrategy` (other members are ignored).
+type RolloutDaemonSetStrategy struct {
+	// The rolling-update block; absent or null: none (`required` for `RollingUpdate`).
+	RollingUpdate *RolloutDaemonSetRollingUpdate `json:"rollingUpdate,omitempty"`
+
+	// `RollingUpdate` or `OnDelete` (absent: `""`, `unsupported_type`).
+	Type *string `json:"type,omitempty"`
+}
+
+// RolloutDaemonsetBudgetInput is `DaemonsetBudgetInput` of the rollout family's schemas.
+//
+// Input of `rollout.daemonset_budget`.
+type RolloutDaemonsetBudgetInput struct {
+	// `status.desiredNumberScheduled`: the nodes that should run the pod, what percentages are
+	// taken of.
+	DesiredNumberScheduled int32 `json:"desiredNumberScheduled"`
+
+	// `spec.updateStrategy`; absent: `{}` (both values 0, so 1 unavailable when there are nodes).
+	UpdateStrategy *RolloutDaemonSetBudgetStrategy `json:"updateStrategy,omitempty"`
+}
+
+// RolloutDaemonsetBudgetOutput is `DaemonsetBudgetOutput` of the rollout family's schemas.
+//
+// The resolved Advanced DaemonSet budget, in nodes (the output of `rollout.daemonset_budget`).
+type RolloutDaemonsetBudgetOutput struct {
+	// Nodes that may run a surge (second) pod at once.
+	MaxSurge int64 `json:"maxSurge"`
+
+	// Nodes that may be unavailable at once.
+	MaxUnavailable int64 `json:"maxUnavailable"`
+}
+
+// RolloutDaemonsetNodesNeedingPodsInput is `DaemonsetNodesNeedingPodsInput` of the rollout family's schemas.
+//
+// Input of `rollout.daemonset_nodes_needing_pods` (`GetNodesNeedingPods`' arguments).
+type RolloutDaemonsetNodesNeedingPodsInput struct {
+	// Nodes that should run the pod (`desiredNumberScheduled`).
+	Desired int32 `json:"desired"`
+
+	// Pods already on the update revision.
+	NewPodsNum int32 `json:"newPodsNum"`
+
+	// Names of the nodes that need a pod; absent: none (null is refused).
+	NodesNeedingPods *[]string `json:"nodesNeedingPods,omitempty"`
+
+	// The partition, already scaled (clamped to `[0, desired]` here).
+	Partition int32 `json:"partition"`
+
+	// Progressive (partitioned) scaling is on; absent: false (every node gets its pod).
+	Progressive *bool `json:"progressive,omitempty"`
+}
+
+// RolloutDaemonsetUpdateNodesInput is `DaemonsetUpdateNodesInput` of the rollout family's schemas.
+//
+// Input of `rollout.daemonset_update_nodes`.
+type RolloutDaemonsetUpdateNodesInput struct {
+	// `status.desiredNumberScheduled`, what a percentage partition is taken of; absent: 0.
+	DesiredNumberScheduled *int32 `json:"desiredNumberScheduled,omitempty"`
+
+	// The nodes that run (or should run) a daemon pod; absent or null: none.
+	Nodes *[]RolloutNode `json:"nodes,omitempty"`
+
+	// `spec.updateStrategy.rollingUpdate.partition`, int-or-percent (scaled flavour against
+	// `desiredNumberScheduled`, rounded down, kept in an int32); absent or null is 0.
+	Partition *IntOrPercent `json:"partition,omitempty"`
+
+	// `spec.updateStrategy.rollingUpdate.selector` is set (only selected old nodes are updated);
+	// absent: false.
+	Selector *bool `json:"selector,omitempty"`
+}
+
+// RolloutFinding is `Finding` of the rollout family's schemas.
+//
+// One validation finding: the dotted field path and the reason kind.
+type RolloutFinding struct {
+	// Dotted path, e.g. `spec.updateStrategy.maxSurge`.
+	Field string `json:"field"`
+
+	// Snake-case reason, e.g. `both_less_than_one`, `invalid_percent`, `negative`, `required`,
+	// `unsupported_type` (`docs/rollout.md` lists them per workload).
+	Reason string `json:"reason"`
+}
+
 // RolloutFlavour is `Flavour` of the rollout family's schemas.
 //
 // Which parser reads the string form. `docs/rounding.md` lists the parser of every field.
@@ -17,6 +310,342 @@ const RolloutFlavourLegacy RolloutFlavour = "legacy"
 
 // RolloutFlavourKruise is "kruise": OpenKruise `pkg/util/tools.go`: must end in `%`; `ParseFloat` of the text before it.
 const RolloutFlavourKruise RolloutFlavour = "kruise"
+
+// RolloutInitContainer is `InitContainer` of the rollout family's schemas.
+//
+// One `spec.initContainers[]` entry.
+type RolloutInitContainer struct {
+	// `name`.
+	Name *string `json:"name,omitempty"`
+
+	// `restartPolicy` (`Always` makes it a sidecar).
+	RestartPolicy *string `json:"restartPolicy,omitempty"`
+}
+
+// RolloutLifecycleState is `LifecycleState` of the rollout family's schemas.
+//
+// A pod's lifecycle state (label `lifecycle.apps.kruise.io/state`); `""` is [`LifecycleState::None`].
+type RolloutLifecycleState string
+
+// RolloutLifecycleStateEmpty is "": No state label.
+const RolloutLifecycleStateEmpty RolloutLifecycleState = ""
+
+// RolloutLifecycleStatePreparingNormal is "PreparingNormal": `PreparingNormal`.
+const RolloutLifecycleStatePreparingNormal RolloutLifecycleState = "PreparingNormal"
+
+// RolloutLifecycleStateNormal is "Normal": `Normal`.
+const RolloutLifecycleStateNormal RolloutLifecycleState = "Normal"
+
+// RolloutLifecycleStatePreparingUpdate is "PreparingUpdate": `PreparingUpdate`.
+const RolloutLifecycleStatePreparingUpdate RolloutLifecycleState = "PreparingUpdate"
+
+// RolloutLifecycleStateUpdating is "Updating": `Updating`.
+const RolloutLifecycleStateUpdating RolloutLifecycleState = "Updating"
+
+// RolloutLifecycleStateUpdated is "Updated": `Updated`.
+const RolloutLifecycleStateUpdated RolloutLifecycleState = "Updated"
+
+// RolloutLifecycleStatePreparingDelete is "PreparingDelete": `PreparingDelete`.
+const RolloutLifecycleStatePreparingDelete RolloutLifecycleState = "PreparingDelete"
+
+// RolloutNode is `Node` of the rollout family's schemas.
+//
+// One candidate node of a rolling update (other members are ignored).
+type RolloutNode struct {
+	// Node name (compared by bytes; a name listed twice is one node, its last entry wins).
+	Name string `json:"name"`
+
+	// Whether its labels match `rollingUpdate.selector` (ignored when no selector is set;
+	// absent: false).
+	Selected *bool `json:"selected,omitempty"`
+
+	// Its rollout state.
+	State RolloutNodeState `json:"state"`
+}
+
+// RolloutNodeState is `NodeState` of the rollout family's schemas.
+//
+// Where a node stands in a rolling update.
+type RolloutNodeState string
+
+// RolloutNodeStateUpdated is "updated": A live up-to-date pod, or two or more live old pods (left to the manage loop).
+const RolloutNodeStateUpdated RolloutNodeState = "updated"
+
+// RolloutNodeStateUpdating is "updating": No live old pod (terminating pods ignored; `PreparingDelete` counts as absent).
+const RolloutNodeStateUpdating RolloutNodeState = "updating"
+
+// RolloutNodeStateOld is "old": Exactly one live old pod.
+const RolloutNodeStateOld RolloutNodeState = "old"
+
+// RolloutPartitionInputCloneSet is `PartitionInputCloneSet` of the rollout family's schemas.
+//
+// A CloneSet (`kind: "CloneSet"`).
+type RolloutPartitionInputCloneSet struct {
+	Kind string `json:"kind"`
+
+	// `spec.updateStrategy.partition`, int-or-percent (kruise flavour, rounded up); absent or
+	// null is 0.
+	Partition *IntOrPercent `json:"partition,omitempty"`
+
+	// `spec.replicas`; absent or null is the default 1.
+	Replicas *int32 `json:"replicas,omitempty"`
+}
+
+// RolloutPartitionInputDaemonSet is `PartitionInputDaemonSet` of the rollout family's schemas.
+//
+// An Advanced DaemonSet (`kind: "DaemonSet"`); counts are nodes.
+type RolloutPartitionInputDaemonSet struct {
+	// `status.desiredNumberScheduled` (of the previous sync): what a percentage is taken of.
+	DesiredNumberScheduled int32 `json:"desiredNumberScheduled"`
+
+	Kind string `json:"kind"`
+
+	// Candidate nodes; absent or null is `desiredNumberScheduled`.
+	Nodes *int32 `json:"nodes,omitempty"`
+
+	// `spec.updateStrategy.rollingUpdate.partition`, int-or-percent (scaled flavour against
+	// `desiredNumberScheduled`, rounded down); absent or null is 0.
+	Partition *IntOrPercent `json:"partition,omitempty"`
+}
+
+// RolloutPartitionInputStatefulSet is `PartitionInputStatefulSet` of the rollout family's schemas.
+//
+// An Advanced StatefulSet (`kind: "StatefulSet"`).
+type RolloutPartitionInputStatefulSet struct {
+	Kind string `json:"kind"`
+
+	// `spec.updateStrategy.rollingUpdate.partition`: an int32 (a string is
+	// `not_an_integer`); absent or null is 0.
+	Partition *IntOrPercent `json:"partition,omitempty"`
+
+	// `spec.replicas`.
+	Replicas int32 `json:"replicas"`
+}
+
+// RolloutPartitionOutput is `PartitionOutput` of the rollout family's schemas.
+//
+// A resolved partition and the largest number of pods allowed on the update revision (the output
+// of `rollout.partition`).
+type RolloutPartitionOutput struct {
+	// Pods (or nodes) that may be on the update revision.
+	MaxUpdated int64 `json:"maxUpdated"`
+
+	// Pods (or nodes) kept on the old revision.
+	Partition int64 `json:"partition"`
+}
+
+// RolloutPod is `Pod` of the rollout family's schemas.
+//
+// A pod as the API server prints it, reduced to what `ActivePods.Less` reads. Absent or null
+// members read as Go's zero values; members not listed are ignored.
+type RolloutPod struct {
+	// `metadata`.
+	Metadata *RolloutPodMeta `json:"metadata,omitempty"`
+
+	// `spec`.
+	Spec *RolloutPodSpec `json:"spec,omitempty"`
+
+	// `status`.
+	Status *RolloutPodStatus `json:"status,omitempty"`
+}
+
+// RolloutPodCondition is `PodCondition` of the rollout family's schemas.
+//
+// One `status.conditions[]` entry.
+type RolloutPodCondition struct {
+	// `lastTransitionTime` (absent or null is the zero time).
+	LastTransitionTime *string `json:"lastTransitionTime,omitempty"`
+
+	// `status`.
+	Status *string `json:"status,omitempty"`
+
+	// `type`.
+	Type *string `json:"type,omitempty"`
+}
+
+// RolloutPodMeta is `PodMeta` of the rollout family's schemas.
+//
+// `metadata`.
+type RolloutPodMeta struct {
+	// `creationTimestamp` (RFC 3339; absent or null is the zero time).
+	CreationTimestamp *string `json:"creationTimestamp,omitempty"`
+
+	// `name`.
+	Name *string `json:"name,omitempty"`
+}
+
+// RolloutPodSpec is `PodSpec` of the rollout family's schemas.
+//
+// `spec`.
+type RolloutPodSpec struct {
+	// `initContainers` (their names and restart policies).
+	InitContainers *[]RolloutInitContainer `json:"initContainers,omitempty"`
+
+	// `nodeName`.
+	NodeName *string `json:"nodeName,omitempty"`
+}
+
+// RolloutPodStatus is `PodStatus` of the rollout family's schemas.
+//
+// `status`.
+type RolloutPodStatus struct {
+	// `conditions`.
+	Conditions *[]RolloutPodCondition `json:"conditions,omitempty"`
+
+	// `containerStatuses`.
+	ContainerStatuses *[]RolloutContainerStatus `json:"containerStatuses,omitempty"`
+
+	// `initContainerStatuses`.
+	InitContainerStatuses *[]RolloutContainerStatus `json:"initContainerStatuses,omitempty"`
+
+	// `phase`.
+	Phase *string `json:"phase,omitempty"`
+}
+
+// RolloutPodView is `PodView` of the rollout family's schemas.
+//
+// What the budget needs to know about one pod (other members are ignored).
+type RolloutPodView struct {
+	// Running, ready for at least `minReadySeconds`, in-place-update condition (if any) true.
+	Available bool `json:"available"`
+
+	// Its lifecycle state; absent: `""` (none).
+	LifecycleState *RolloutLifecycleState `json:"lifecycleState,omitempty"`
+
+	// Label `apps.kruise.io/specified-delete` present, or named in `scaleStrategy.podsToDelete`;
+	// absent: false.
+	SpecifiedDelete *bool `json:"specifiedDelete,omitempty"`
+
+	// Its revision hash equals the update revision.
+	Updated bool `json:"updated"`
+}
+
+// RolloutProgressInput is `ProgressInput` of the rollout family's schemas.
+//
+// Input of `rollout.progress`.
+type RolloutProgressInput struct {
+	// The `Progressing` condition on entry; absent or null: none.
+	Condition *RolloutProgressingCondition `json:"condition,omitempty"`
+
+	// The reconcile time, RFC 3339.
+	Now string `json:"now"`
+
+	// The CloneSet spec fields read.
+	Spec RolloutProgressInputSpec `json:"spec"`
+
+	// The freshly computed status; absent: all zero.
+	Status *RolloutProgressStatus `json:"status,omitempty"`
+}
+
+// RolloutProgressInputSpec is `ProgressInputSpec` of the rollout family's schemas.
+//
+// `spec` of the `rollout.progress` input: the CloneSet spec fields read (other members are
+// ignored).
+type RolloutProgressInputSpec struct {
+	// `spec.progressDeadlineSeconds`; absent, null or 2147483647 switches the feature off (the
+	// condition is removed).
+	ProgressDeadlineSeconds *int32 `json:"progressDeadlineSeconds,omitempty"`
+
+	// `spec.replicas`; absent or null is the default 1.
+	Replicas *int32 `json:"replicas,omitempty"`
+
+	// `spec.updateStrategy`; absent: not paused.
+	UpdateStrategy *RolloutProgressInputStrategy `json:"updateStrategy,omitempty"`
+}
+
+// RolloutProgressInputStrategy is `ProgressInputStrategy` of the rollout family's schemas.
+//
+// `spec.updateStrategy` of the `rollout.progress` input (other members are ignored).
+type RolloutProgressInputStrategy struct {
+	// `spec.updateStrategy.paused`; absent: false.
+	Paused *bool `json:"paused,omitempty"`
+}
+
+// RolloutProgressOutput is `ProgressOutput` of the rollout family's schemas.
+//
+// Output of `rollout.progress`.
+type RolloutProgressOutput struct {
+	// The status must be written: the condition appeared, disappeared, or changed status or
+	// reason.
+	Changed bool `json:"changed"`
+
+	// The condition after the step; null: removed or absent.
+	Condition *RolloutProgressingConditionOutput `json:"condition"`
+
+	// Requeue after this many seconds; only in the `CloneSetUpdated` branch, else null.
+	RequeueAfterSeconds *int64 `json:"requeueAfterSeconds"`
+}
+
+// RolloutProgressStatus is `ProgressStatus` of the rollout family's schemas.
+//
+// The freshly computed status counters the decision reads (absent members are 0 or `""`; other
+// members are ignored).
+type RolloutProgressStatus struct {
+	// `status.currentRevision`.
+	CurrentRevision *string `json:"currentRevision,omitempty"`
+
+	// `spec.replicas − partition`.
+	ExpectedUpdatedReplicas *int32 `json:"expectedUpdatedReplicas,omitempty"`
+
+	// All pods.
+	Replicas *int32 `json:"replicas,omitempty"`
+
+	// `status.updateRevision`.
+	UpdateRevision *string `json:"updateRevision,omitempty"`
+
+	// Updated pods available for `minReadySeconds`.
+	UpdatedAvailableReplicas *int32 `json:"updatedAvailableReplicas,omitempty"`
+
+	// Pods on the update revision.
+	UpdatedReplicas *int32 `json:"updatedReplicas,omitempty"`
+}
+
+// RolloutProgressingCondition is `ProgressingCondition` of the rollout family's schemas.
+//
+// The `Progressing` condition the CloneSet carries on entry (other members are ignored).
+type RolloutProgressingCondition struct {
+	// RFC 3339 time of the last status change.
+	LastTransitionTime string `json:"lastTransitionTime"`
+
+	// RFC 3339 time of the last update.
+	LastUpdateTime string `json:"lastUpdateTime"`
+
+	// Human message; absent or null: `""`.
+	Message *string `json:"message,omitempty"`
+
+	// The reason (`CloneSetAvailable`, `CloneSetPaused`, `ProgressPartitionAvailable`,
+	// `ProgressDeadlineExceeded`, `CloneSetUpdated`; any string is carried over).
+	Reason string `json:"reason"`
+
+	// `"True"` or `"False"`.
+	Status string `json:"status"`
+
+	// Condition type; absent: `Progressing` (not checked).
+	Type *string `json:"type,omitempty"`
+}
+
+// RolloutProgressingConditionOutput is `ProgressingConditionOutput` of the rollout family's schemas.
+//
+// The `Progressing` condition after the step, times in RFC 3339 UTC whole seconds.
+type RolloutProgressingConditionOutput struct {
+	// Time of the last status change.
+	LastTransitionTime string `json:"lastTransitionTime"`
+
+	// Time of the last update.
+	LastUpdateTime string `json:"lastUpdateTime"`
+
+	// Human message.
+	Message string `json:"message"`
+
+	// The reason (one of the `REASON_*` values, or the entry condition's own when it is kept).
+	Reason string `json:"reason"`
+
+	// `"True"` or `"False"`.
+	Status string `json:"status"`
+
+	// Always `Progressing`.
+	Type string `json:"type"`
+}
 
 // RolloutScaleIntOrPercentInput is `ScaleIntOrPercentInput` of the rollout family's schemas.
 //
@@ -35,6 +664,86 @@ type RolloutScaleIntOrPercentInput struct {
 	Value *IntOrPercent `json:"value,omitempty"`
 }
 
+// RolloutStatefulSetRollingUpdate is `StatefulSetRollingUpdate` of the rollout family's schemas.
+//
+// Advanced StatefulSet `spec.updateStrategy.rollingUpdate` (v1beta1; other members are ignored).
+type RolloutStatefulSetRollingUpdate struct {
+	// Int-or-percent; absent or null is `required`.
+	MaxUnavailable *IntOrPercent `json:"maxUnavailable,omitempty"`
+
+	// Seconds, 0..=300; absent or null: not checked.
+	MinReadySeconds *int32 `json:"minReadySeconds,omitempty"`
+
+	// The int32 partition; absent or null: not checked.
+	Partition *int32 `json:"partition,omitempty"`
+}
+
+// RolloutStatefulSetScaleStrategy is `StatefulSetScaleStrategy` of the rollout family's schemas.
+//
+// Advanced StatefulSet `spec.scaleStrategy` (other members are ignored).
+type RolloutStatefulSetScaleStrategy struct {
+	// Int-or-percent; absent or null: not checked.
+	MaxUnavailable *IntOrPercent `json:"maxUnavailable,omitempty"`
+}
+
+// RolloutStatefulSetSpec is `StatefulSetSpec` of the rollout family's schemas.
+//
+// Advanced StatefulSet spec fields the webhook checks (other members are ignored).
+type RolloutStatefulSetSpec struct {
+	// `OrderedReady` or `Parallel` (absent: `""`, `required`).
+	PodManagementPolicy *string `json:"podManagementPolicy,omitempty"`
+
+	// `spec.replicas`; absent or null is validated as the default 1.
+	Replicas *int32 `json:"replicas,omitempty"`
+
+	// `spec.scaleStrategy`; absent or null: not checked.
+	ScaleStrategy *RolloutStatefulSetScaleStrategy `json:"scaleStrategy,omitempty"`
+
+	// `spec.updateStrategy`; absent: `{}`.
+	UpdateStrategy *RolloutStatefulSetStrategy `json:"updateStrategy,omitempty"`
+}
+
+// RolloutStatefulSetStrategy is `StatefulSetStrategy` of the rollout family's schemas.
+//
+// Advanced StatefulSet `spec.updateStrategy` (other members are ignored).
+type RolloutStatefulSetStrategy struct {
+	// The rolling-update block; absent or null: none.
+	RollingUpdate *RolloutStatefulSetRollingUpdate `json:"rollingUpdate,omitempty"`
+
+	// `RollingUpdate` or `OnDelete` (absent: `""`, `required`).
+	Type *string `json:"type,omitempty"`
+}
+
+// RolloutValidateInputCloneSet is `ValidateInputCloneSet` of the rollout family's schemas.
+//
+// A CloneSet (`kind: "CloneSet"`, apps.kruise.io/v1alpha1).
+type RolloutValidateInputCloneSet struct {
+	Kind string `json:"kind"`
+
+	// Its spec; absent or null: the zero spec.
+	Spec *RolloutCloneSetSpec `json:"spec,omitempty"`
+}
+
+// RolloutValidateInputDaemonSet is `ValidateInputDaemonSet` of the rollout family's schemas.
+//
+// An Advanced DaemonSet (`kind: "DaemonSet"`, apps.kruise.io/v1beta1).
+type RolloutValidateInputDaemonSet struct {
+	Kind string `json:"kind"`
+
+	// Its spec; absent or null: the zero spec.
+	Spec *RolloutDaemonSetSpec `json:"spec,omitempty"`
+}
+
+// RolloutValidateInputStatefulSet is `ValidateInputStatefulSet` of the rollout family's schemas.
+//
+// An Advanced StatefulSet (`kind: "StatefulSet"`, apps.kruise.io/v1beta1).
+type RolloutValidateInputStatefulSet struct {
+	Kind string `json:"kind"`
+
+	// Its spec; absent or null: the zero spec.
+	Spec *RolloutStatefulSetSpec `json:"spec,omitempty"`
+}
+
 // RolloutScaleIntOrPercentOutput is the output of "rollout.scale_int_or_percent".
 type RolloutScaleIntOrPercentOutput = int64
 
@@ -46,5 +755,115 @@ type RolloutScaleIntOrPercentOutput = int64
 func RolloutScaleIntOrPercent(in RolloutScaleIntOrPercentInput) (RolloutScaleIntOrPercentOutput, error) {
 	var out RolloutScaleIntOrPercentOutput
 	err := callTyped("rollout.scale_int_or_percent", in, &out)
+	return out, err
+}
+
+// RolloutPartitionInput is the input of "rollout.partition".
+//
+// It is one of RolloutPartitionInputCloneSet, RolloutPartitionInputDaemonSet, RolloutPartitionInputStatefulSet (kept as raw JSON: unmarshal it into the variant its tag names).
+type RolloutPartitionInput = json.RawMessage
+
+// RolloutPartition calls "rollout.partition": Resolved partition and max pods on the update revision for CloneSet/DaemonSet/StatefulSet (kruise pkg/util/tools.go CalculatePartitionReplicas, daemonset_update.go, stateful_update_utils.go).
+//
+// OpenKruise source: pkg/util/tools.go CalculatePartitionReplicas; pkg/controller/daemonset/daemonset_update.go filterDaemonPodsNodeToUpdate; pkg/controller/statefulset/stateful_update_utils.go sortPodsToUpdate.
+//
+// Errors are *Error with Kind "not_a_percentage", "invalid_number", "not_an_integer", "negative_partition", "invalid_input" (Field names the member).
+func RolloutPartition(in RolloutPartitionInput) (RolloutPartitionOutput, error) {
+	var out RolloutPartitionOutput
+	err := callTyped("rollout.partition", in, &out)
+	return out, err
+}
+
+// RolloutClonesetUpdateBudget calls "rollout.cloneset_update_budget": CloneSet scale/update diffs and pods updated now (kruise cloneset_sync_utils.go calculateDiffsWithExpectation, cloneset_update.go limitUpdateIndexes).
+//
+// OpenKruise source: pkg/controller/cloneset/sync/cloneset_sync_utils.go calculateDiffsWithExpectation; pkg/controller/cloneset/sync/cloneset_update.go Update, limitUpdateIndexes.
+//
+// Errors are *Error with Kind "invalid_input" (Field names the member).
+func RolloutClonesetUpdateBudget(in RolloutClonesetUpdateBudgetInput) (RolloutClonesetUpdateBudgetOutput, error) {
+	var out RolloutClonesetUpdateBudgetOutput
+	err := callTyped("rollout.cloneset_update_budget", in, &out)
+	return out, err
+}
+
+// RolloutProgress calls "rollout.progress": CloneSet Progressing condition, change flag and requeue seconds (kruise cloneset_status.go calculateProgressingStatus).
+//
+// OpenKruise source: pkg/controller/cloneset/cloneset_status.go calculateProgressingStatus, hasProgressingConditionChanged, getRequeueSecondsFromCondition.
+//
+// Errors are *Error with Kind "invalid_input" (Field names the member).
+func RolloutProgress(in RolloutProgressInput) (RolloutProgressOutput, error) {
+	var out RolloutProgressOutput
+	err := callTyped("rollout.progress", in, &out)
+	return out, err
+}
+
+// RolloutValidateInput is the input of "rollout.validate".
+//
+// It is one of RolloutValidateInputCloneSet, RolloutValidateInputDaemonSet, RolloutValidateInputStatefulSet (kept as raw JSON: unmarshal it into the variant its tag names).
+type RolloutValidateInput = json.RawMessage
+
+// RolloutValidateOutput is the output of "rollout.validate".
+type RolloutValidateOutput = []RolloutFinding
+
+// RolloutValidate calls "rollout.validate": Webhook checks on CloneSet/Advanced DaemonSet/Advanced StatefulSet rollout fields (kruise pkg/webhook/*/validating).
+//
+// OpenKruise source: pkg/webhook/cloneset/validating/validation.go validateCloneSetSpec, validateUpdateStrategy; pkg/webhook/daemonset/validating/daemonset_validation.go validateDaemonSetSpecV1beta1; pkg/webhook/statefulset/validating/statefulset_validation.go validateStatefulSetSpec.
+//
+// Errors are *Error with Kind "invalid_input" (Field names the member).
+func RolloutValidate(in RolloutValidateInput) (RolloutValidateOutput, error) {
+	var out RolloutValidateOutput
+	err := callTyped("rollout.validate", in, &out)
+	return out, err
+}
+
+// RolloutDaemonsetBudget calls "rollout.daemonset_budget": Advanced DaemonSet maxSurge/maxUnavailable in nodes (kruise daemonset_update.go updatedDesiredNodeCounts).
+//
+// OpenKruise source: pkg/controller/daemonset/daemonset_update.go updatedDesiredNodeCounts; pkg/controller/daemonset/daemonset_util.go unavailableCount, surgeCount.
+//
+// Errors are *Error with Kind "invalid_max_unavailable", "invalid_max_surge", "invalid_input" (Field names the member).
+func RolloutDaemonsetBudget(in RolloutDaemonsetBudgetInput) (RolloutDaemonsetBudgetOutput, error) {
+	var out RolloutDaemonsetBudgetOutput
+	err := callTyped("rollout.daemonset_budget", in, &out)
+	return out, err
+}
+
+// RolloutDaemonsetNodesNeedingPodsOutput is the output of "rollout.daemonset_nodes_needing_pods".
+type RolloutDaemonsetNodesNeedingPodsOutput = []string
+
+// RolloutDaemonsetNodesNeedingPods calls "rollout.daemonset_nodes_needing_pods": Nodes that get a daemon pod under partitioned scaling (kruise daemonset_util.go GetNodesNeedingPods).
+//
+// OpenKruise source: pkg/controller/daemonset/daemonset_util.go GetNodesNeedingPods.
+//
+// Errors are *Error with Kind "invalid_input" (Field names the member).
+func RolloutDaemonsetNodesNeedingPods(in RolloutDaemonsetNodesNeedingPodsInput) (RolloutDaemonsetNodesNeedingPodsOutput, error) {
+	var out RolloutDaemonsetNodesNeedingPodsOutput
+	err := callTyped("rollout.daemonset_nodes_needing_pods", in, &out)
+	return out, err
+}
+
+// RolloutDaemonsetUpdateNodesOutput is the output of "rollout.daemonset_update_nodes".
+type RolloutDaemonsetUpdateNodesOutput = []string
+
+// RolloutDaemonsetUpdateNodes calls "rollout.daemonset_update_nodes": Ordered nodes eligible for a DaemonSet rolling update (kruise daemonset_update.go filterDaemonPodsNodeToUpdate).
+//
+// OpenKruise source: pkg/controller/daemonset/daemonset_update.go filterDaemonPodsNodeToUpdate.
+//
+// Errors are *Error with Kind "not_a_percentage", "invalid_number", "invalid_input" (Field names the member).
+func RolloutDaemonsetUpdateNodes(in RolloutDaemonsetUpdateNodesInput) (RolloutDaemonsetUpdateNodesOutput, error) {
+	var out RolloutDaemonsetUpdateNodesOutput
+	err := callTyped("rollout.daemonset_update_nodes", in, &out)
+	return out, err
+}
+
+// RolloutActivePodsOrderOutput is the output of "rollout.active_pods_order".
+type RolloutActivePodsOrderOutput = []string
+
+// RolloutActivePodsOrder calls "rollout.active_pods_order": Pod names in Kubernetes' ActivePods order, deletion preference first (k8s pkg/controller/controller_utils.go ActivePods.Less).
+//
+// OpenKruise source: k8s.io/kubernetes v1.32.10 pkg/controller/controller_utils.go ActivePods.Less.
+//
+// Errors are *Error with Kind "invalid_input" (Field names the member).
+func RolloutActivePodsOrder(in RolloutActivePodsOrderInput) (RolloutActivePodsOrderOutput, error) {
+	var out RolloutActivePodsOrderOutput
+	err := callTyped("rollout.active_pods_order", in, &out)
 	return out, err
 }

@@ -158,6 +158,134 @@ var typedFns = map[string]func(json.RawMessage) (sent, got json.RawMessage, err 
 		got, err := json.Marshal(out)
 		return sent, got, err
 	},
+	"rollout.partition": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
+		var in RolloutPartitionInput
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return nil, nil, notTyped{err}
+		}
+		sent, err := json.Marshal(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		out, err := RolloutPartition(in)
+		if err != nil {
+			return sent, nil, err
+		}
+		got, err := json.Marshal(out)
+		return sent, got, err
+	},
+	"rollout.cloneset_update_budget": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
+		var in RolloutClonesetUpdateBudgetInput
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return nil, nil, notTyped{err}
+		}
+		sent, err := json.Marshal(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		out, err := RolloutClonesetUpdateBudget(in)
+		if err != nil {
+			return sent, nil, err
+		}
+		got, err := json.Marshal(out)
+		return sent, got, err
+	},
+	"rollout.progress": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
+		var in RolloutProgressInput
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return nil, nil, notTyped{err}
+		}
+		sent, err := json.Marshal(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		out, err := RolloutProgress(in)
+		if err != nil {
+			return sent, nil, err
+		}
+		got, err := json.Marshal(out)
+		return sent, got, err
+	},
+	"rollout.validate": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
+		var in RolloutValidateInput
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return nil, nil, notTyped{err}
+		}
+		sent, err := json.Marshal(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		out, err := RolloutValidate(in)
+		if err != nil {
+			return sent, nil, err
+		}
+		got, err := json.Marshal(out)
+		return sent, got, err
+	},
+	"rollout.daemonset_budget": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
+		var in RolloutDaemonsetBudgetInput
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return nil, nil, notTyped{err}
+		}
+		sent, err := json.Marshal(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		out, err := RolloutDaemonsetBudget(in)
+		if err != nil {
+			return sent, nil, err
+		}
+		got, err := json.Marshal(out)
+		return sent, got, err
+	},
+	"rollout.daemonset_nodes_needing_pods": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
+		var in RolloutDaemonsetNodesNeedingPodsInput
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return nil, nil, notTyped{err}
+		}
+		sent, err := json.Marshal(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		out, err := RolloutDaemonsetNodesNeedingPods(in)
+		if err != nil {
+			return sent, nil, err
+		}
+		got, err := json.Marshal(out)
+		return sent, got, err
+	},
+	"rollout.daemonset_update_nodes": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
+		var in RolloutDaemonsetUpdateNodesInput
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return nil, nil, notTyped{err}
+		}
+		sent, err := json.Marshal(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		out, err := RolloutDaemonsetUpdateNodes(in)
+		if err != nil {
+			return sent, nil, err
+		}
+		got, err := json.Marshal(out)
+		return sent, got, err
+	},
+	"rollout.active_pods_order": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
+		var in RolloutActivePodsOrderInput
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return nil, nil, notTyped{err}
+		}
+		sent, err := json.Marshal(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		out, err := RolloutActivePodsOrder(in)
+		if err != nil {
+			return sent, nil, err
+		}
+		got, err := json.Marshal(out)
+		return sent, got, err
+	},
 	"cron.parse": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
 		var in CronParseInput
 		if err := json.Unmarshal(raw, &in); err != nil {

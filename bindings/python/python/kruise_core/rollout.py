@@ -14,6 +14,426 @@ from ._kruise_core import call
 from ._rollout_extras import scale as scale  # hand-written
 
 
+class PodMeta(TypedDict):
+    """`metadata`."""
+
+    creationTimestamp: NotRequired[Optional[str]]
+    """`creationTimestamp` (RFC 3339; absent or null is the zero time)."""
+
+    name: NotRequired[Optional[str]]
+    """`name`."""
+
+
+class InitContainer(TypedDict):
+    """One `spec.initContainers[]` entry."""
+
+    name: NotRequired[Optional[str]]
+    """`name`."""
+
+    restartPolicy: NotRequired[Optional[str]]
+    """`restartPolicy` (`Always` makes it a sidecar)."""
+
+
+class PodSpec(TypedDict):
+    """`spec`."""
+
+    initContainers: NotRequired[Optional[List[InitContainer]]]
+    """`initContainers` (their names and restart policies)."""
+
+    nodeName: NotRequired[Optional[str]]
+    """`nodeName`."""
+
+
+class PodCondition(TypedDict):
+    """One `status.conditions[]` entry."""
+
+    lastTransitionTime: NotRequired[Optional[str]]
+    """`lastTransitionTime` (absent or null is the zero time)."""
+
+    status: NotRequired[Optional[str]]
+    """`status`."""
+
+    type: NotRequired[Optional[str]]
+    """`type`."""
+
+
+class ContainerStatus(TypedDict):
+    """One `status.containerStatuses[]` / `status.initContainerStatuses[]` entry."""
+
+    name: NotRequired[Optional[str]]
+    """`name`."""
+
+    restartCount: NotRequired[Optional[int]]
+    """`restartCount` (int32)."""
+
+
+class PodStatus(TypedDict):
+    """`status`."""
+
+    conditions: NotRequired[Optional[List[PodCondition]]]
+    """`conditions`."""
+
+    containerStatuses: NotRequired[Optional[List[ContainerStatus]]]
+    """`containerStatuses`."""
+
+    initContainerStatuses: NotRequired[Optional[List[ContainerStatus]]]
+    """`initContainerStatuses`."""
+
+    phase: NotRequired[Optional[str]]
+    """`phase`."""
+
+
+class Pod(TypedDict):
+    """A pod as the API server prints it, reduced to what `ActivePods.Less` reads. Absent or null
+    members read as Go's zero values; members not listed are ignored.
+    """
+
+    metadata: NotRequired[Optional[PodMeta]]
+    """`metadata`."""
+
+    spec: NotRequired[Optional[PodSpec]]
+    """`spec`."""
+
+    status: NotRequired[Optional[PodStatus]]
+    """`status`."""
+
+
+class ActivePodsOrderInput(TypedDict):
+    """Input of `rollout.active_pods_order`."""
+
+    pods: NotRequired[Optional[List[Pod]]]
+    """The pods; absent or null: none."""
+
+
+# An int-or-percent as Kubernetes serialises it: a JSON integer or a JSON string (`"50%"`).
+IntOrPercent: TypeAlias = Union[int, str]
+
+
+class CloneSetStrategy(TypedDict):
+    """CloneSet `spec.updateStrategy` as the webhook reads it (other members are ignored)."""
+
+    maxSurge: NotRequired[Optional[IntOrPercent]]
+    """Int-or-percent (kruise flavour against `replicas`); absent or null: 0."""
+
+    maxUnavailable: NotRequired[Optional[IntOrPercent]]
+    """Int-or-percent (kruise flavour against `replicas`); absent or null: 0."""
+
+    partition: NotRequired[Optional[IntOrPercent]]
+    """Int-or-percent (kruise flavour against `replicas`); absent or null is
+    `invalid_int_or_percent` here (the mutating webhook always sets it).
+    """
+
+    type: NotRequired[str]
+    """`ReCreate`, `InPlaceIfPossible` or `InPlaceOnly` (absent: `""`, `unsupported_type`)."""
+
+
+class CloneSetSpec(TypedDict):
+    """CloneSet spec fields the webhook checks (other members are ignored)."""
+
+    minReadySeconds: NotRequired[int]
+    """`spec.minReadySeconds`, seconds; absent: 0."""
+
+    progressDeadlineSeconds: NotRequired[Optional[int]]
+    """`spec.progressDeadlineSeconds`, seconds; absent or null: not checked."""
+
+    replicas: NotRequired[Optional[int]]
+    """`spec.replicas`; absent or null is validated as the default 1."""
+
+    updateStrategy: NotRequired[CloneSetStrategy]
+    """`spec.updateStrategy`; absent: `{}`."""
+
+
+# A pod's lifecycle state (label `lifecycle.apps.kruise.io/state`); `""` is [`LifecycleState::None`].
+# "": No state label.
+# "PreparingNormal": `PreparingNormal`.
+# "Normal": `Normal`.
+# "PreparingUpdate": `PreparingUpdate`.
+# "Updating": `Updating`.
+# "Updated": `Updated`.
+# "PreparingDelete": `PreparingDelete`.
+LifecycleState: TypeAlias = Literal["", "PreparingNormal", "Normal", "PreparingUpdate", "Updating", "Updated", "PreparingDelete"]
+
+
+class PodView(TypedDict):
+    """What the budget needs to know about one pod (other members are ignored)."""
+
+    available: bool
+    """Running, ready for at least `minReadySeconds`, in-place-update condition (if any) true."""
+
+    lifecycleState: NotRequired[LifecycleState]
+    """Its lifecycle state; absent: `""` (none)."""
+
+    specifiedDelete: NotRequired[bool]
+    """Label `apps.kruise.io/specified-delete` present, or named in `scaleStrategy.podsToDelete`;
+    absent: false.
+    """
+
+    updated: bool
+    """Its revision hash equals the update revision."""
+
+
+class ClonesetUpdateBudgetInput(TypedDict):
+    """Input of `rollout.cloneset_update_budget`: the CloneSet fields and controller switches of
+    [`BudgetSpec`], `type` (`spec.updateStrategy.type`) and the candidate pods.
+    """
+
+    maxSurge: NotRequired[Optional[IntOrPercent]]
+    """`spec.updateStrategy.maxSurge`, int-or-percent (legacy flavour, rounded up); absent, null
+    or invalid: 0.
+    """
+
+    maxUnavailable: NotRequired[Optional[IntOrPercent]]
+    """`spec.updateStrategy.maxUnavailable`, int-or-percent (legacy flavour); absent or null:
+    `"20%"`; invalid: 0.
+    """
+
+    partition: NotRequired[Optional[IntOrPercent]]
+    """`spec.updateStrategy.partition`, int-or-percent (kruise flavour, rounded up); absent, null
+    or invalid: 0.
+    """
+
+    partitionRollback: NotRequired[bool]
+    """Feature gate `CloneSetPartitionRollback`; absent: off."""
+
+    paused: NotRequired[bool]
+    """`spec.updateStrategy.paused`; absent: false."""
+
+    pods: NotRequired[Optional[List[PodView]]]
+    """The pods, in candidate (update) order; absent or null: none."""
+
+    preparingUpdateAsUpdate: NotRequired[bool]
+    """Feature gate `PreparingUpdateAsUpdate` (the scale-path view); absent: off."""
+
+    replicas: int
+    """`spec.replicas`."""
+
+    revisionConsistent: NotRequired[bool]
+    """`status.currentRevision == status.updateRevision`; absent: false."""
+
+    scaleMaxUnavailable: NotRequired[Optional[IntOrPercent]]
+    """`spec.scaleStrategy.maxUnavailable`, int-or-percent (legacy flavour, rounded up); absent or
+    null: 2147483647.
+    """
+
+    scalingExcludePreparingDelete: NotRequired[bool]
+    """`--cloneset-scaling-exclude-preparing-delete` or the CloneSet label of that name; absent:
+    off.
+    """
+
+    type: NotRequired[str]
+    """`spec.updateStrategy.type` (`ReCreate`, `InPlaceIfPossible`, `InPlaceOnly`, `OnDelete`);
+    absent: `""`. Only `OnDelete` changes the answer (no pod updated now).
+    """
+
+
+class ClonesetUpdateBudgetOutput(TypedDict):
+    """The full answer of `rollout.cloneset_update_budget`, in pods."""
+
+    deleteReadyLimit: int
+    """Ready pods that may be deleted now."""
+
+    maxSurge: int
+    """Resolved maxSurge (0 when null, invalid or paused)."""
+
+    maxUnavailable: int
+    """Resolved maxUnavailable (null is `"20%"`, invalid is 0)."""
+
+    partition: int
+    """Resolved partition (0 when null or invalid)."""
+
+    podsToUpdateNow: int
+    """Pods the update path updates now, from a diff without `preparingUpdateAsUpdate`."""
+
+    scaleDownNum: int
+    """Pods to delete, excluding those already specified for deletion."""
+
+    scaleDownNumOldRevision: int
+    """Of those, how many old-revision pods."""
+
+    scaleMaxUnavailable: int
+    """Resolved scaleStrategy.maxUnavailable (null is 2147483647)."""
+
+    scaleUpLimit: int
+    """Creations allowed now by `scaleStrategy.maxUnavailable`."""
+
+    scaleUpNum: int
+    """Pods to create."""
+
+    scaleUpNumOldRevision: int
+    """Of those, how many should be on the old revision (may exceed `scale_up_num`)."""
+
+    updateMaxUnavailable: int
+    """All-revision unavailability budget of the update path (may be negative)."""
+
+    updateNum: int
+    """Pods to move to the update revision (> 0) or back to the current one (< 0)."""
+
+    useSurge: int
+    """Pods temporarily above `replicas`."""
+
+    useSurgeOldRevision: int
+    """Of the surge, old-revision pods."""
+
+
+class DaemonSetBudgetRollingUpdate(TypedDict):
+    """`spec.updateStrategy.rollingUpdate` fields the budget reads (other members are ignored)."""
+
+    maxSurge: NotRequired[Optional[IntOrPercent]]
+    """Int-or-percent, scaled (scaled flavour, rounded up) against the nodes that should run the
+    pod; absent or null is 0.
+    """
+
+    maxUnavailable: NotRequired[Optional[IntOrPercent]]
+    """Int-or-percent, scaled (scaled flavour, rounded up) against the nodes that should run the
+    pod; absent or null is 0.
+    """
+
+
+class DaemonSetBudgetStrategy(TypedDict):
+    """`spec.updateStrategy` as the budget reads it (other members are ignored)."""
+
+    rollingUpdate: NotRequired[Optional[DaemonSetBudgetRollingUpdate]]
+    """The rolling-update block; absent or null: none (both values 0)."""
+
+    type: NotRequired[str]
+    """`RollingUpdate`, `OnDelete`, ... (absent: `""`). Only `RollingUpdate` gives a non-trivial
+    budget.
+    """
+
+
+class DaemonSetRollingUpdate(TypedDict):
+    """Advanced DaemonSet `spec.updateStrategy.rollingUpdate` (v1beta1) as the webhook reads it
+    (other members are ignored).
+    """
+
+    maxSurge: NotRequired[Optional[IntOrPercent]]
+    """Int-or-percent; absent or null: unset."""
+
+    maxUnavailable: NotRequired[Optional[IntOrPercent]]
+    """Int-or-percent; absent or null: unset."""
+
+    partition: NotRequired[Optional[IntOrPercent]]
+    """Int-or-percent; absent or null: unset."""
+
+    rollingUpdateType: NotRequired[str]
+    """`rollingUpdateType`: `""`, `Standard` or `InPlaceIfPossible`; absent: `""`."""
+
+
+class DaemonSetStrategy(TypedDict):
+    """Advanced DaemonSet `spec.updateStrategy` (other members are ignored)."""
+
+    rollingUpdate: NotRequired[Optional[DaemonSetRollingUpdate]]
+    """The rolling-update block; absent or null: none (`required` for `RollingUpdate`)."""
+
+    type: NotRequired[str]
+    """`RollingUpdate` or `OnDelete` (absent: `""`, `unsupported_type`)."""
+
+
+class DaemonSetSpec(TypedDict):
+    """Advanced DaemonSet spec fields the webhook checks (other members are ignored)."""
+
+    minReadySeconds: NotRequired[int]
+    """`spec.minReadySeconds`, seconds; absent: 0."""
+
+    updateStrategy: NotRequired[DaemonSetStrategy]
+    """`spec.updateStrategy`; absent: `{}`."""
+
+
+class DaemonsetBudgetInput(TypedDict):
+    """Input of `rollout.daemonset_budget`."""
+
+    desiredNumberScheduled: int
+    """`status.desiredNumberScheduled`: the nodes that should run the pod, what percentages are
+    taken of.
+    """
+
+    updateStrategy: NotRequired[DaemonSetBudgetStrategy]
+    """`spec.updateStrategy`; absent: `{}` (both values 0, so 1 unavailable when there are nodes)."""
+
+
+class DaemonsetBudgetOutput(TypedDict):
+    """The resolved Advanced DaemonSet budget, in nodes (the output of `rollout.daemonset_budget`)."""
+
+    maxSurge: int
+    """Nodes that may run a surge (second) pod at once."""
+
+    maxUnavailable: int
+    """Nodes that may be unavailable at once."""
+
+
+class DaemonsetNodesNeedingPodsInput(TypedDict):
+    """Input of `rollout.daemonset_nodes_needing_pods` (`GetNodesNeedingPods`' arguments)."""
+
+    desired: int
+    """Nodes that should run the pod (`desiredNumberScheduled`)."""
+
+    newPodsNum: int
+    """Pods already on the update revision."""
+
+    nodesNeedingPods: NotRequired[List[str]]
+    """Names of the nodes that need a pod; absent: none (null is refused)."""
+
+    partition: int
+    """The partition, already scaled (clamped to `[0, desired]` here)."""
+
+    progressive: NotRequired[bool]
+    """Progressive (partitioned) scaling is on; absent: false (every node gets its pod)."""
+
+
+# Where a node stands in a rolling update.
+# "updated": A live up-to-date pod, or two or more live old pods (left to the manage loop).
+# "updating": No live old pod (terminating pods ignored; `PreparingDelete` counts as absent).
+# "old": Exactly one live old pod.
+NodeState: TypeAlias = Literal["updated", "updating", "old"]
+
+
+class Node(TypedDict):
+    """One candidate node of a rolling update (other members are ignored)."""
+
+    name: str
+    """Node name (compared by bytes; a name listed twice is one node, its last entry wins)."""
+
+    selected: NotRequired[bool]
+    """Whether its labels match `rollingUpdate.selector` (ignored when no selector is set;
+    absent: false).
+    """
+
+    state: NodeState
+    """Its rollout state."""
+
+
+class DaemonsetUpdateNodesInput(TypedDict):
+    """Input of `rollout.daemonset_update_nodes`."""
+
+    desiredNumberScheduled: NotRequired[int]
+    """`status.desiredNumberScheduled`, what a percentage partition is taken of; absent: 0."""
+
+    nodes: NotRequired[Optional[List[Node]]]
+    """The nodes that run (or should run) a daemon pod; absent or null: none."""
+
+    partition: NotRequired[Optional[IntOrPercent]]
+    """`spec.updateStrategy.rollingUpdate.partition`, int-or-percent (scaled flavour against
+    `desiredNumberScheduled`, rounded down, kept in an int32); absent or null is 0.
+    """
+
+    selector: NotRequired[bool]
+    """`spec.updateStrategy.rollingUpdate.selector` is set (only selected old nodes are updated);
+    absent: false.
+    """
+
+
+class Finding(TypedDict):
+    """One validation finding: the dotted field path and the reason kind."""
+
+    field: str
+    """Dotted path, e.g. `spec.updateStrategy.maxSurge`."""
+
+    reason: str
+    """Snake-case reason, e.g. `both_less_than_one`, `invalid_percent`, `negative`, `required`,
+    `unsupported_type` (`docs/rollout.md` lists them per workload).
+    """
+
+
 # Which parser reads the string form. `docs/rounding.md` lists the parser of every field.
 # "scaled": apimachinery `GetScaledValueFromIntOrPercent`: must end in `%`; `Atoi` of the text before the last single `%`.
 # "legacy": apimachinery `GetValueFromIntOrPercent` (deprecated): every `%` is deleted, then `Atoi`; any string is a percentage.
@@ -21,8 +441,190 @@ from ._rollout_extras import scale as scale  # hand-written
 Flavour: TypeAlias = Literal["scaled", "legacy", "kruise"]
 
 
-# An int-or-percent as Kubernetes serialises it: a JSON integer or a JSON string (`"50%"`).
-IntOrPercent: TypeAlias = Union[int, str]
+class PartitionInputCloneSet(TypedDict):
+    """A CloneSet (`kind: "CloneSet"`)."""
+
+    kind: Literal["CloneSet"]
+
+    partition: NotRequired[Optional[IntOrPercent]]
+    """`spec.updateStrategy.partition`, int-or-percent (kruise flavour, rounded up); absent or
+    null is 0.
+    """
+
+    replicas: NotRequired[Optional[int]]
+    """`spec.replicas`; absent or null is the default 1."""
+
+
+class PartitionInputDaemonSet(TypedDict):
+    """An Advanced DaemonSet (`kind: "DaemonSet"`); counts are nodes."""
+
+    desiredNumberScheduled: int
+    """`status.desiredNumberScheduled` (of the previous sync): what a percentage is taken of."""
+
+    kind: Literal["DaemonSet"]
+
+    nodes: NotRequired[Optional[int]]
+    """Candidate nodes; absent or null is `desiredNumberScheduled`."""
+
+    partition: NotRequired[Optional[IntOrPercent]]
+    """`spec.updateStrategy.rollingUpdate.partition`, int-or-percent (scaled flavour against
+    `desiredNumberScheduled`, rounded down); absent or null is 0.
+    """
+
+
+class PartitionInputStatefulSet(TypedDict):
+    """An Advanced StatefulSet (`kind: "StatefulSet"`)."""
+
+    kind: Literal["StatefulSet"]
+
+    partition: NotRequired[Optional[IntOrPercent]]
+    """`spec.updateStrategy.rollingUpdate.partition`: an int32 (a string is
+    `not_an_integer`); absent or null is 0.
+    """
+
+    replicas: int
+    """`spec.replicas`."""
+
+
+# Input of `rollout.partition`: `kind` picks the workload; the other members are its fields.
+PartitionInput: TypeAlias = Union[PartitionInputCloneSet, PartitionInputDaemonSet, PartitionInputStatefulSet]
+
+
+class PartitionOutput(TypedDict):
+    """A resolved partition and the largest number of pods allowed on the update revision (the output
+    of `rollout.partition`).
+    """
+
+    maxUpdated: int
+    """Pods (or nodes) that may be on the update revision."""
+
+    partition: int
+    """Pods (or nodes) kept on the old revision."""
+
+
+class ProgressingCondition(TypedDict):
+    """The `Progressing` condition the CloneSet carries on entry (other members are ignored)."""
+
+    lastTransitionTime: str
+    """RFC 3339 time of the last status change."""
+
+    lastUpdateTime: str
+    """RFC 3339 time of the last update."""
+
+    message: NotRequired[Optional[str]]
+    """Human message; absent or null: `""`."""
+
+    reason: str
+    """The reason (`CloneSetAvailable`, `CloneSetPaused`, `ProgressPartitionAvailable`,
+    `ProgressDeadlineExceeded`, `CloneSetUpdated`; any string is carried over).
+    """
+
+    status: str
+    """`"True"` or `"False"`."""
+
+    type: NotRequired[str]
+    """Condition type; absent: `Progressing` (not checked)."""
+
+
+class ProgressInputStrategy(TypedDict):
+    """`spec.updateStrategy` of the `rollout.progress` input (other members are ignored)."""
+
+    paused: NotRequired[bool]
+    """`spec.updateStrategy.paused`; absent: false."""
+
+
+class ProgressInputSpec(TypedDict):
+    """`spec` of the `rollout.progress` input: the CloneSet spec fields read (other members are
+    ignored).
+    """
+
+    progressDeadlineSeconds: NotRequired[Optional[int]]
+    """`spec.progressDeadlineSeconds`; absent, null or 2147483647 switches the feature off (the
+    condition is removed).
+    """
+
+    replicas: NotRequired[Optional[int]]
+    """`spec.replicas`; absent or null is the default 1."""
+
+    updateStrategy: NotRequired[ProgressInputStrategy]
+    """`spec.updateStrategy`; absent: not paused."""
+
+
+class ProgressStatus(TypedDict):
+    """The freshly computed status counters the decision reads (absent members are 0 or `""`; other
+    members are ignored).
+    """
+
+    currentRevision: NotRequired[str]
+    """`status.currentRevision`."""
+
+    expectedUpdatedReplicas: NotRequired[int]
+    """`spec.replicas − partition`."""
+
+    replicas: NotRequired[int]
+    """All pods."""
+
+    updateRevision: NotRequired[str]
+    """`status.updateRevision`."""
+
+    updatedAvailableReplicas: NotRequired[int]
+    """Updated pods available for `minReadySeconds`."""
+
+    updatedReplicas: NotRequired[int]
+    """Pods on the update revision."""
+
+
+class ProgressInput(TypedDict):
+    """Input of `rollout.progress`."""
+
+    condition: NotRequired[Optional[ProgressingCondition]]
+    """The `Progressing` condition on entry; absent or null: none."""
+
+    now: str
+    """The reconcile time, RFC 3339."""
+
+    spec: ProgressInputSpec
+    """The CloneSet spec fields read."""
+
+    status: NotRequired[ProgressStatus]
+    """The freshly computed status; absent: all zero."""
+
+
+class ProgressingConditionOutput(TypedDict):
+    """The `Progressing` condition after the step, times in RFC 3339 UTC whole seconds."""
+
+    lastTransitionTime: str
+    """Time of the last status change."""
+
+    lastUpdateTime: str
+    """Time of the last update."""
+
+    message: str
+    """Human message."""
+
+    reason: str
+    """The reason (one of the `REASON_*` values, or the entry condition's own when it is kept)."""
+
+    status: str
+    """`"True"` or `"False"`."""
+
+    type: str
+    """Always `Progressing`."""
+
+
+class ProgressOutput(TypedDict):
+    """Output of `rollout.progress`."""
+
+    changed: bool
+    """The status must be written: the condition appeared, disappeared, or changed status or
+    reason.
+    """
+
+    condition: Optional[ProgressingConditionOutput]
+    """The condition after the step; null: removed or absent."""
+
+    requeueAfterSeconds: Optional[int]
+    """Requeue after this many seconds; only in the `CloneSetUpdated` branch, else null."""
 
 
 class ScaleIntOrPercentInput(TypedDict):
@@ -41,7 +643,99 @@ class ScaleIntOrPercentInput(TypedDict):
     """The int-or-percent (`null`: the reference's nil pointer, error `nil_value`)."""
 
 
+class StatefulSetRollingUpdate(TypedDict):
+    """Advanced StatefulSet `spec.updateStrategy.rollingUpdate` (v1beta1; other members are ignored)."""
+
+    maxUnavailable: NotRequired[Optional[IntOrPercent]]
+    """Int-or-percent; absent or null is `required`."""
+
+    minReadySeconds: NotRequired[Optional[int]]
+    """Seconds, 0..=300; absent or null: not checked."""
+
+    partition: NotRequired[Optional[int]]
+    """The int32 partition; absent or null: not checked."""
+
+
+class StatefulSetScaleStrategy(TypedDict):
+    """Advanced StatefulSet `spec.scaleStrategy` (other members are ignored)."""
+
+    maxUnavailable: NotRequired[Optional[IntOrPercent]]
+    """Int-or-percent; absent or null: not checked."""
+
+
+class StatefulSetStrategy(TypedDict):
+    """Advanced StatefulSet `spec.updateStrategy` (other members are ignored)."""
+
+    rollingUpdate: NotRequired[Optional[StatefulSetRollingUpdate]]
+    """The rolling-update block; absent or null: none."""
+
+    type: NotRequired[str]
+    """`RollingUpdate` or `OnDelete` (absent: `""`, `required`)."""
+
+
+class StatefulSetSpec(TypedDict):
+    """Advanced StatefulSet spec fields the webhook checks (other members are ignored)."""
+
+    podManagementPolicy: NotRequired[str]
+    """`OrderedReady` or `Parallel` (absent: `""`, `required`)."""
+
+    replicas: NotRequired[Optional[int]]
+    """`spec.replicas`; absent or null is validated as the default 1."""
+
+    scaleStrategy: NotRequired[Optional[StatefulSetScaleStrategy]]
+    """`spec.scaleStrategy`; absent or null: not checked."""
+
+    updateStrategy: NotRequired[StatefulSetStrategy]
+    """`spec.updateStrategy`; absent: `{}`."""
+
+
+class ValidateInputCloneSet(TypedDict):
+    """A CloneSet (`kind: "CloneSet"`, apps.kruise.io/v1alpha1)."""
+
+    kind: Literal["CloneSet"]
+
+    spec: NotRequired[Optional[CloneSetSpec]]
+    """Its spec; absent or null: the zero spec."""
+
+
+class ValidateInputDaemonSet(TypedDict):
+    """An Advanced DaemonSet (`kind: "DaemonSet"`, apps.kruise.io/v1beta1)."""
+
+    kind: Literal["DaemonSet"]
+
+    spec: NotRequired[Optional[DaemonSetSpec]]
+    """Its spec; absent or null: the zero spec."""
+
+
+class ValidateInputStatefulSet(TypedDict):
+    """An Advanced StatefulSet (`kind: "StatefulSet"`, apps.kruise.io/v1beta1)."""
+
+    kind: Literal["StatefulSet"]
+
+    spec: NotRequired[Optional[StatefulSetSpec]]
+    """Its spec; absent or null: the zero spec."""
+
+
+# Input of `rollout.validate`: `kind` picks the Go type, `spec` is that object's spec (absent or
+# null: the zero spec). Members of `spec` the checks do not read are ignored, as the API server
+# keeps them; members it reads are decoded as Go's `encoding/json` decodes them (a wrong JSON
+# type is `invalid_input` naming the member, e.g. `spec.updateStrategy.partition`).
+ValidateInput: TypeAlias = Union[ValidateInputCloneSet, ValidateInputDaemonSet, ValidateInputStatefulSet]
+
+
+ActivePodsOrderOutput: TypeAlias = List[str]
+
+
+DaemonsetNodesNeedingPodsOutput: TypeAlias = List[str]
+
+
+DaemonsetUpdateNodesOutput: TypeAlias = List[str]
+
+
 ScaleIntOrPercentOutput: TypeAlias = int
+
+
+ValidateOutput: TypeAlias = List[Finding]
 
 
 def scale_int_or_percent(input: ScaleIntOrPercentInput) -> ScaleIntOrPercentOutput:
@@ -54,11 +748,149 @@ def scale_int_or_percent(input: ScaleIntOrPercentInput) -> ScaleIntOrPercentOutp
     return cast(ScaleIntOrPercentOutput, call("rollout.scale_int_or_percent", input))
 
 
+def partition(input: PartitionInput) -> PartitionOutput:
+    """Resolved partition and max pods on the update revision for CloneSet/DaemonSet/StatefulSet (kruise pkg/util/tools.go CalculatePartitionReplicas, daemonset_update.go, stateful_update_utils.go)
+
+    fn ``rollout.partition``; OpenKruise source: pkg/util/tools.go CalculatePartitionReplicas; pkg/controller/daemonset/daemonset_update.go filterDaemonPodsNodeToUpdate; pkg/controller/statefulset/stateful_update_utils.go sortPodsToUpdate.
+
+    Raises ``KruiseError`` with kind ``not_a_percentage``, ``invalid_number``, ``not_an_integer``, ``negative_partition``, ``invalid_input`` (naming the field).
+    """
+    return cast(PartitionOutput, call("rollout.partition", input))
+
+
+def cloneset_update_budget(input: ClonesetUpdateBudgetInput) -> ClonesetUpdateBudgetOutput:
+    """CloneSet scale/update diffs and pods updated now (kruise cloneset_sync_utils.go calculateDiffsWithExpectation, cloneset_update.go limitUpdateIndexes)
+
+    fn ``rollout.cloneset_update_budget``; OpenKruise source: pkg/controller/cloneset/sync/cloneset_sync_utils.go calculateDiffsWithExpectation; pkg/controller/cloneset/sync/cloneset_update.go Update, limitUpdateIndexes.
+
+    Raises ``KruiseError`` with kind ``invalid_input`` (naming the field).
+    """
+    return cast(ClonesetUpdateBudgetOutput, call("rollout.cloneset_update_budget", input))
+
+
+def progress(input: ProgressInput) -> ProgressOutput:
+    """CloneSet Progressing condition, change flag and requeue seconds (kruise cloneset_status.go calculateProgressingStatus)
+
+    fn ``rollout.progress``; OpenKruise source: pkg/controller/cloneset/cloneset_status.go calculateProgressingStatus, hasProgressingConditionChanged, getRequeueSecondsFromCondition.
+
+    Raises ``KruiseError`` with kind ``invalid_input`` (naming the field).
+    """
+    return cast(ProgressOutput, call("rollout.progress", input))
+
+
+def validate(input: ValidateInput) -> ValidateOutput:
+    """Webhook checks on CloneSet/Advanced DaemonSet/Advanced StatefulSet rollout fields (kruise pkg/webhook/*/validating)
+
+    fn ``rollout.validate``; OpenKruise source: pkg/webhook/cloneset/validating/validation.go validateCloneSetSpec, validateUpdateStrategy; pkg/webhook/daemonset/validating/daemonset_validation.go validateDaemonSetSpecV1beta1; pkg/webhook/statefulset/validating/statefulset_validation.go validateStatefulSetSpec.
+
+    Raises ``KruiseError`` with kind ``invalid_input`` (naming the field).
+    """
+    return cast(ValidateOutput, call("rollout.validate", input))
+
+
+def daemonset_budget(input: DaemonsetBudgetInput) -> DaemonsetBudgetOutput:
+    """Advanced DaemonSet maxSurge/maxUnavailable in nodes (kruise daemonset_update.go updatedDesiredNodeCounts)
+
+    fn ``rollout.daemonset_budget``; OpenKruise source: pkg/controller/daemonset/daemonset_update.go updatedDesiredNodeCounts; pkg/controller/daemonset/daemonset_util.go unavailableCount, surgeCount.
+
+    Raises ``KruiseError`` with kind ``invalid_max_unavailable``, ``invalid_max_surge``, ``invalid_input`` (naming the field).
+    """
+    return cast(DaemonsetBudgetOutput, call("rollout.daemonset_budget", input))
+
+
+def daemonset_nodes_needing_pods(input: DaemonsetNodesNeedingPodsInput) -> DaemonsetNodesNeedingPodsOutput:
+    """Nodes that get a daemon pod under partitioned scaling (kruise daemonset_util.go GetNodesNeedingPods)
+
+    fn ``rollout.daemonset_nodes_needing_pods``; OpenKruise source: pkg/controller/daemonset/daemonset_util.go GetNodesNeedingPods.
+
+    Raises ``KruiseError`` with kind ``invalid_input`` (naming the field).
+    """
+    return cast(DaemonsetNodesNeedingPodsOutput, call("rollout.daemonset_nodes_needing_pods", input))
+
+
+def daemonset_update_nodes(input: DaemonsetUpdateNodesInput) -> DaemonsetUpdateNodesOutput:
+    """Ordered nodes eligible for a DaemonSet rolling update (kruise daemonset_update.go filterDaemonPodsNodeToUpdate)
+
+    fn ``rollout.daemonset_update_nodes``; OpenKruise source: pkg/controller/daemonset/daemonset_update.go filterDaemonPodsNodeToUpdate.
+
+    Raises ``KruiseError`` with kind ``not_a_percentage``, ``invalid_number``, ``invalid_input`` (naming the field).
+    """
+    return cast(DaemonsetUpdateNodesOutput, call("rollout.daemonset_update_nodes", input))
+
+
+def active_pods_order(input: ActivePodsOrderInput) -> ActivePodsOrderOutput:
+    """Pod names in Kubernetes' ActivePods order, deletion preference first (k8s pkg/controller/controller_utils.go ActivePods.Less)
+
+    fn ``rollout.active_pods_order``; OpenKruise source: k8s.io/kubernetes v1.32.10 pkg/controller/controller_utils.go ActivePods.Less.
+
+    Raises ``KruiseError`` with kind ``invalid_input`` (naming the field).
+    """
+    return cast(ActivePodsOrderOutput, call("rollout.active_pods_order", input))
+
+
 __all__ = [
+    "ActivePodsOrderInput",
+    "ActivePodsOrderOutput",
+    "CloneSetSpec",
+    "CloneSetStrategy",
+    "ClonesetUpdateBudgetInput",
+    "ClonesetUpdateBudgetOutput",
+    "ContainerStatus",
+    "DaemonSetBudgetRollingUpdate",
+    "DaemonSetBudgetStrategy",
+    "DaemonSetRollingUpdate",
+    "DaemonSetSpec",
+    "DaemonSetStrategy",
+    "DaemonsetBudgetInput",
+    "DaemonsetBudgetOutput",
+    "DaemonsetNodesNeedingPodsInput",
+    "DaemonsetNodesNeedingPodsOutput",
+    "DaemonsetUpdateNodesInput",
+    "DaemonsetUpdateNodesOutput",
+    "Finding",
     "Flavour",
+    "InitContainer",
     "IntOrPercent",
+    "LifecycleState",
+    "Node",
+    "NodeState",
+    "PartitionInput",
+    "PartitionInputCloneSet",
+    "PartitionInputDaemonSet",
+    "PartitionInputStatefulSet",
+    "PartitionOutput",
+    "Pod",
+    "PodCondition",
+    "PodMeta",
+    "PodSpec",
+    "PodStatus",
+    "PodView",
+    "ProgressInput",
+    "ProgressInputSpec",
+    "ProgressInputStrategy",
+    "ProgressOutput",
+    "ProgressStatus",
+    "ProgressingCondition",
+    "ProgressingConditionOutput",
     "ScaleIntOrPercentInput",
     "ScaleIntOrPercentOutput",
+    "StatefulSetRollingUpdate",
+    "StatefulSetScaleStrategy",
+    "StatefulSetSpec",
+    "StatefulSetStrategy",
+    "ValidateInput",
+    "ValidateInputCloneSet",
+    "ValidateInputDaemonSet",
+    "ValidateInputStatefulSet",
+    "ValidateOutput",
+    "active_pods_order",
+    "cloneset_update_budget",
+    "daemonset_budget",
+    "daemonset_nodes_needing_pods",
+    "daemonset_update_nodes",
+    "partition",
+    "progress",
     "scale",
     "scale_int_or_percent",
+    "validate",
 ]
