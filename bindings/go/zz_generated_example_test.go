@@ -9,6 +9,22 @@ import (
 	"fmt"
 )
 
+// ExampleResourcesEval calls ResourcesEval on the first short vector case of its fn.
+func ExampleResourcesEval() {
+	var in ResourcesEvalInput
+	if err := json.Unmarshal([]byte(`{"expr":"2 + 3","variables":{}}`), &in); err != nil {
+		panic(err)
+	}
+	out, err := ResourcesEval(in)
+	if err != nil {
+		panic(err)
+	}
+	got, _ := json.Marshal(out)
+	fmt.Println(string(got))
+	// Output:
+	// "5"
+}
+
 // ExampleAllocationParseReplicas calls AllocationParseReplicas on the first short vector case of its fn.
 func ExampleAllocationParseReplicas() {
 	var in AllocationParseReplicasInput

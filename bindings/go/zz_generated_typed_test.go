@@ -30,6 +30,102 @@ var typedFns = map[string]func(json.RawMessage) (sent, got json.RawMessage, err 
 		got, err := json.Marshal(out)
 		return sent, got, err
 	},
+	"resources.eval": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
+		var in ResourcesEvalInput
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return nil, nil, notTyped{err}
+		}
+		sent, err := json.Marshal(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		out, err := ResourcesEval(in)
+		if err != nil {
+			return sent, nil, err
+		}
+		got, err := json.Marshal(out)
+		return sent, got, err
+	},
+	"resources.field": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
+		var in ResourcesFieldInput
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return nil, nil, notTyped{err}
+		}
+		sent, err := json.Marshal(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		out, err := ResourcesField(in)
+		if err != nil {
+			return sent, nil, err
+		}
+		got, err := json.Marshal(out)
+		return sent, got, err
+	},
+	"resources.aggregate": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
+		var in ResourcesAggregateInput
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return nil, nil, notTyped{err}
+		}
+		sent, err := json.Marshal(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		out, err := ResourcesAggregate(in)
+		if err != nil {
+			return sent, nil, err
+		}
+		got, err := json.Marshal(out)
+		return sent, got, err
+	},
+	"resources.sidecar": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
+		var in ResourcesSidecarInput
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return nil, nil, notTyped{err}
+		}
+		sent, err := json.Marshal(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		out, err := ResourcesSidecar(in)
+		if err != nil {
+			return sent, nil, err
+		}
+		got, err := json.Marshal(out)
+		return sent, got, err
+	},
+	"resources.validate_expr": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
+		var in ResourcesValidateExprInput
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return nil, nil, notTyped{err}
+		}
+		sent, err := json.Marshal(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		out, err := ResourcesValidateExpr(in)
+		if err != nil {
+			return sent, nil, err
+		}
+		got, err := json.Marshal(out)
+		return sent, got, err
+	},
+	"resources.validate": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
+		var in ResourcesValidateInput
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return nil, nil, notTyped{err}
+		}
+		sent, err := json.Marshal(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		out, err := ResourcesValidate(in)
+		if err != nil {
+			return sent, nil, err
+		}
+		got, err := json.Marshal(out)
+		return sent, got, err
+	},
 	"allocation.parse_replicas": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
 		var in AllocationParseReplicasInput
 		if err := json.Unmarshal(raw, &in); err != nil {

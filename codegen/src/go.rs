@@ -229,6 +229,11 @@ impl<'a> Family<'a> {
             for (suffix, ty) in [("Input", &t.input), ("Output", &t.output)] {
                 let name = format!("{fname}{suffix}");
                 let go = self.ty(ty);
+                if go == format!("*{name}") {
+                    // The type itself, or null: the function takes / answers a pointer.
+                    io.push(go);
+                    continue;
+                }
                 if go != name {
                     if self.names.values().any(|v| *v == name) {
                         return Err(format!("{}: Go type {name} is taken", f.id));
@@ -323,7 +328,7 @@ fn replay_table(fns: &[FnInfo]) -> String {
         let g = function_name(f);
         out.push_str(&format!(
             "\t{id}: func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {{\n\
-             \t\tvar in {g}Input\n\
+             \t\tvar in {gi}\n\
              \t\tif err := json.Unmarshal(raw, &in); err != nil {{\n\
              \t\t\treturn nil, nil, notTyped{{err}}\n\
              \t\t}}\n\
@@ -338,11 +343,21 @@ fn replay_table(fns: &[FnInfo]) -> String {
              \t\tgot, err := json.Marshal(out)\n\
              \t\treturn sent, got, err\n\
              \t}},\n",
-            id = quote(&f.id)
+            id = quote(&f.id),
+            gi = input_type(f)
         ));
     }
     out.push_str("}\n");
     out
+}
+
+/// The Go type a generated function takes: `<Family><Name>Input`, or a pointer to it when the
+/// schema's input is that type or null.
+fn input_type(f: &FnInfo) -> String {
+    let t = f.typed.as_ref().expect("typed");
+    let name = format!("{}Input", function_name(f));
+    let camel = format!("{}Input", f.camel());
+    if t.input != Ty::Named(camel.clone()) && *t.input.non_null() == Ty::Named(camel) { format!("*{name}") } else { name }
 }
 
 struct Example {
@@ -375,7 +390,7 @@ fn example(fs: &[&FnInfo], vectors: &[Case]) -> Result<Option<Example>, String> 
             if output.len() > 200 || !round_trips(&out) {
                 continue;
             }
-            return Ok(Some(Example { func: function_name(f), input_type: format!("{}Input", function_name(f)), input, output }));
+            return Ok(Some(Example { func: function_name(f), input_type: input_type(f), input, output }));
         }
     }
     Ok(None)

@@ -195,7 +195,8 @@ fn module(family: &str, fs: &[&FnInfo]) -> Result<String, String> {
         let t = f.typed.as_ref().expect("typed");
         for (suffix, ty) in [("Input", &t.input), ("Output", &t.output)] {
             let name = format!("{}{suffix}", f.camel());
-            if *ty == Ty::Named(name.clone()) {
+            // The type itself, or null: the function's annotation is Optional[<Name>Output].
+            if *ty.non_null() == Ty::Named(name.clone()) {
                 continue;
             }
             if defs.contains_key(&name) {
@@ -231,7 +232,11 @@ fn module(family: &str, fs: &[&FnInfo]) -> Result<String, String> {
         kinds.push("``invalid_input`` (naming the field)".into());
         doc.push_str(&kinds.join(", "));
         doc.push('.');
-        let (i, o) = (format!("{}Input", f.camel()), format!("{}Output", f.camel()));
+        let io = |suffix: &str, ty: &Ty| {
+            let name = format!("{}{suffix}", f.camel());
+            if *ty != Ty::Named(name.clone()) && *ty.non_null() == Ty::Named(name.clone()) { format!("Optional[{name}]") } else { name }
+        };
+        let (i, o) = (io("Input", &t.input), io("Output", &t.output));
         out.push_str(&format!("\n\ndef {fname}(input: {i}) -> {o}:\n"));
         out.push_str(&docstring(&doc, "    "));
         out.push_str(&format!("    return cast({o}, call({}, input))\n", str_lit(&f.id)));

@@ -4,7 +4,7 @@ literal TypedDict inputs, using the outputs. Also run by pytest (test_typed_usag
 from __future__ import annotations
 
 import kruise_core
-from kruise_core import allocation, cron, pub, rollout
+from kruise_core import allocation, cron, pub, resources, rollout
 
 
 def rollout_example() -> int:
@@ -31,6 +31,11 @@ def pub_example() -> list[str]:
     return ops
 
 
+def resources_example() -> str:
+    out: str = resources.eval({"expr": "max(cpu*50%, 50m)", "variables": {"cpu": "200m"}})
+    return out
+
+
 def error_kind() -> kruise_core.ErrorKind:
     try:
         rollout.scale_int_or_percent({"value": None, "total": 1, "roundUp": False, "mode": "legacy"})
@@ -45,6 +50,7 @@ def main() -> None:
     assert allocation_example() == 3
     assert cron_example() == "active"
     assert pub_example() == ["DELETE", "EVICT"]
+    assert resources_example() == "100m"
     assert error_kind() == "nil_value"
 
 

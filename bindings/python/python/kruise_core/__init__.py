@@ -40,7 +40,7 @@ from ._kruise_core import (
 )
 from ._typed import ErrorKind
 
-from . import allocation, api, cron, pub, rollout
+from . import allocation, api, cron, pub, resources, rollout
 
 __all__ = [
     "DEFAULT_MAX_INPUT_BYTES",
@@ -59,6 +59,7 @@ __all__ = [
     "matches",
     "max_input_bytes",
     "pub",
+    "resources",
     "rollout",
     "set_max_input_bytes",
 ]
