@@ -15,7 +15,11 @@ func TestCronScheduleNextWithZone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if loc := s.Parsed().Location; loc == nil || *loc != "Asia/Shanghai" {
+	var parsed CronParseOutputSpec
+	if err := json.Unmarshal(s.Parsed(), &parsed); err != nil || parsed.Kind != "spec" {
+		t.Fatalf("parsed = %s %v", s.Parsed(), err)
+	}
+	if loc := parsed.Location; loc == nil || *loc != "Asia/Shanghai" {
 		t.Fatalf("location = %v", loc)
 	}
 	got, err := s.Next(time.Date(2026, 6, 21, 10, 17, 0, 0, time.UTC), 3)
@@ -66,43 +70,57 @@ func TestCronParseErrorKinds(t *testing.T) {
 
 func TestCronDecideReplaceWhilePreviousRuns(t *testing.T) {
 	at := "2026-06-21T08:00:00Z"
+	var spec CronDecideSpec
+	if err := json.Unmarshal([]byte(`{"schedule": "0 */2 * * *", "concurrencyPolicy": "Replace", "template": {"imageListPullJobTemplate": {"spec": {"images": ["nginx:1.14.2"]}}}}`), &spec); err != nil {
+		t.Fatal(err)
+	}
 	d, err := CronDecide(CronDecideInput{
 		Name:              "acj-image-pull",
-		CreationTimestamp: time.Date(2026, 6, 21, 7, 30, 0, 0, time.UTC),
-		Now:               time.Date(2026, 6, 21, 10, 0, 5, 0, time.UTC),
-		Spec:              json.RawMessage(`{"schedule": "0 */2 * * *", "concurrencyPolicy": "Replace", "template": {"imageListPullJobTemplate": {"spec": {"images": ["nginx:1.14.2"]}}}}`),
-		Jobs:              []CronChild{{Name: "acj-image-pull-1782028800", State: "active", ScheduledAt: &at}},
+		CreationTimestamp: "2026-06-21T07:30:00Z",
+		Now:               "2026-06-21T10:00:05Z",
+		Spec:              spec,
+		Jobs:              &[]CronDecideJob{{Name: "acj-image-pull-1782028800", State: CronJobStateOutputActive, ScheduledAt: &at}},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Action != "replace" || d.JobName == nil || *d.JobName != "acj-image-pull-1782036000" ||
-		len(d.JobsToDelete) != 1 || d.RequeueAfterSeconds == nil || *d.RequeueAfterSeconds != 7195 || d.Type != "ImageListPullJob" {
+	if d.Action != CronActionReplace || d.JobName == nil || *d.JobName != "acj-image-pull-1782036000" ||
+		len(d.JobsToDelete) != 1 || d.RequeueAfterSeconds == nil || *d.RequeueAfterSeconds != 7195 || d.Type != CronChildKindImageListPullJob {
 		t.Fatalf("decision = %+v", d)
 	}
 }
 
 func TestCronPruneStateDefaultsValidate(t *testing.T) {
 	one := int32(1)
-	t1 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	t2 := t1.Add(time.Hour)
-	del, err := CronPrune(&one, nil, []CronChild{{Name: "new", State: "succeeded", StartTime: &t2}, {Name: "old", State: "succeeded", StartTime: &t1}})
+	t1, t2 := "2026-01-01T00:00:00Z", "2026-01-01T01:00:00Z"
+	del, err := CronPrune(CronPruneInput{SuccessfulJobsHistoryLimit: &one, Jobs: &[]CronPruneJob{
+		{Name: "new", State: CronJobStateOutputSucceeded, StartTime: &t2},
+		{Name: "old", State: CronJobStateOutputSucceeded, StartTime: &t1},
+	}})
 	if err != nil || len(del) != 1 || del[0] != "old" {
 		t.Fatalf("prune = %v %v", del, err)
 	}
-	st, err := CronJobState("ImageListPullJob", json.RawMessage(`{"desired": 2, "succeeded": 1, "completionTime": "2026-01-01T00:00:00Z"}`))
-	if err != nil || st != "failed" {
-		t.Fatalf("jobState = %q %v", st, err)
-	}
-	spec, err := CronDefaults(json.RawMessage(`{"schedule": "0 2 * * *", "template": {"imageListPullJobTemplate": {"spec": {"images": ["nginx:1.25"]}}}}`))
-	if err != nil {
+	var status CronChildStatus
+	if err := json.Unmarshal([]byte(`{"desired": 2, "succeeded": 1, "completionTime": "2026-01-01T00:00:00Z"}`), &status); err != nil {
 		t.Fatal(err)
 	}
-	var m map[string]any
-	if err := json.Unmarshal(spec, &m); err != nil || m["concurrencyPolicy"] != "Replace" {
-		t.Fatalf("defaults = %s %v", spec, err)
+	st, err := CronJobState(CronJobStateInput{Kind: CronChildKindImageListPullJob, Status: &status})
+	if err != nil || st != CronJobStateOutputFailed {
+		t.Fatalf("jobState = %q %v", st, err)
 	}
-	probs, err := CronValidate(nil, json.RawMessage(`{"schedule": "0 0 * * *", "timeZone": "", "template": {"jobTemplate": {}}}`))
+	spec := map[string]json.RawMessage{
+		"schedule": json.RawMessage(`"0 2 * * *"`),
+		"template": json.RawMessage(`{"imageListPullJobTemplate": {"spec": {"images": ["nginx:1.25"]}}}`),
+	}
+	out, err := CronDefaults(CronDefaultsInput{Spec: &spec})
+	if err != nil || string(out["concurrencyPolicy"]) != `"Replace"` {
+		t.Fatalf("defaults = %v %v", out, err)
+	}
+	var vspec CronValidateSpec
+	if err := json.Unmarshal([]byte(`{"schedule": "0 0 * * *", "timeZone": "", "template": {"jobTemplate": {}}}`), &vspec); err != nil {
+		t.Fatal(err)
+	}
+	probs, err := CronValidate(CronValidateInput{Spec: &vspec})
 	if err != nil || len(probs) != 1 || probs[0].Kind != "timezone_empty" || probs[0].Field != "spec.timeZone" {
 		t.Fatalf("validate = %v %v", probs, err)
 	}

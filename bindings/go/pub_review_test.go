@@ -17,19 +17,30 @@ func pubDeleteRequest() map[string]any {
 	}
 }
 
-func pubNoBudget() map[string]any {
-	return pubTestPub(&PubStatus{UnavailableAllowed: 0, DesiredAvailable: 8, CurrentAvailable: 8, TotalReplicas: 10})
+func pubNoBudget(t *testing.T) *PubPub {
+	p := conv[PubPub](t, pubTestPub(map[string]any{"unavailableAllowed": 0, "desiredAvailable": 8, "currentAvailable": 8, "totalReplicas": 10}))
+	return &p
 }
 
-func TestPubAdmitReviewWholeReviewLikeItsRequest(t *testing.T) {
-	ctx := PubReviewContext{Pub: pubNoBudget(), Now: pubNow}
-	byRequest, err := PubAdmitReview(pubDeleteRequest(), ctx)
+func raw(t *testing.T, v any) json.RawMessage {
+	t.Helper()
+	if b, ok := v.([]byte); ok {
+		return b
+	}
+	b, err := json.Marshal(v)
 	if err != nil {
 		t.Fatal(err)
 	}
-	body, _ := json.Marshal(map[string]any{"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview",
-		"request": pubDeleteRequest()})
-	byReview, err := PubAdmitReview(body, ctx) // the raw request body
+	return b
+}
+
+func TestPubAdmitReviewWholeReviewLikeItsRequest(t *testing.T) {
+	byRequest, err := PubAdmitReview(PubAdmitReviewInput{Review: raw(t, pubDeleteRequest()), Pub: pubNoBudget(t), Now: pubNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := raw(t, map[string]any{"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "request": pubDeleteRequest()})
+	byReview, err := PubAdmitReview(PubAdmitReviewInput{Review: body, Pub: pubNoBudget(t), Now: pubNow}) // the raw request body
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,16 +50,17 @@ func TestPubAdmitReviewWholeReviewLikeItsRequest(t *testing.T) {
 	if byRequest.Decision != byReview.Decision || byRequest.Reason != byReview.Reason {
 		t.Fatalf("request %+v != review %+v", byRequest, byReview)
 	}
-	want := PubAdmissionResponse{UID: "d-7", Allowed: false, Status: PubResponseStatus{Code: 403, Reason: "Forbidden",
-		Message: `podunavailablebudget.policy.kruise.io "web-server-pub" is forbidden: pub unavailable allowed is negative`}}
-	if byReview.Response != want {
-		t.Fatalf("response: %+v", byReview.Response)
+	msg, forbidden := `podunavailablebudget.policy.kruise.io "web-server-pub" is forbidden: pub unavailable allowed is negative`, "Forbidden"
+	r := byReview.Response
+	if r.Uid != "d-7" || r.Allowed || r.Status.Code != 403 || r.Status.Reason == nil || *r.Status.Reason != forbidden ||
+		r.Status.Message == nil || *r.Status.Message != msg {
+		t.Fatalf("response: %+v", r)
 	}
 	// budget left: admitted, the status to write comes back
-	budget := pubTestPub(&PubStatus{UnavailableAllowed: 1, DesiredAvailable: 8, CurrentAvailable: 9, TotalReplicas: 10})
-	a, err := PubAdmitReview(pubDeleteRequest(), PubReviewContext{Pub: budget, Now: pubNow})
+	budget := conv[PubPub](t, pubTestPub(map[string]any{"unavailableAllowed": 1, "desiredAvailable": 8, "currentAvailable": 9, "totalReplicas": 10}))
+	a, err := PubAdmitReview(PubAdmitReviewInput{Review: raw(t, pubDeleteRequest()), Pub: &budget, Now: pubNow})
 	if err != nil || a.Decision != "admitted" || a.NewStatus == nil || a.NewStatus.DisruptedPods["web-server-7"] != "2026-06-21T10:00:00Z" ||
-		a.Response != (PubAdmissionResponse{UID: "d-7", Allowed: true, Status: PubResponseStatus{Code: 200}}) {
+		a.Response != (PubReviewResponse{Uid: "d-7", Allowed: true, Status: PubResponseStatus{Code: 200}}) {
 		t.Fatalf("admitted: %+v, %v", a, err)
 	}
 }
@@ -85,7 +97,7 @@ func TestPubAdmitReviewFailsClosed(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			a, err := PubAdmitReview(c.review, PubReviewContext{Pub: pubNoBudget(), Now: pubNow})
+			a, err := PubAdmitReview(PubAdmitReviewInput{Review: raw(t, c.review), Pub: pubNoBudget(t), Now: pubNow})
 			var kerr *Error
 			if !errors.As(err, &kerr) || kerr.Kind() != "invalid_input" || kerr.Field() != c.field {
 				t.Fatalf("want invalid_input at %s, got %+v, %v", c.field, a, err)

@@ -3,14 +3,28 @@
 package kruisecore
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
 	"testing"
-	"time"
 )
 
-var pubNow = time.Date(2026, 6, 21, 10, 0, 0, 0, time.UTC)
+const pubNow = "2026-06-21T10:00:00Z"
+
+// conv converts a JSON-shaped value into a generated type through its JSON.
+func conv[T any](t *testing.T, v any) T {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out T
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatalf("%s: %v", b, err)
+	}
+	return out
+}
 
 func pubTestPod(name, cpu string, ready bool) map[string]any {
 	cond := "True"
@@ -27,7 +41,7 @@ func pubTestPod(name, cpu string, ready bool) map[string]any {
 	}
 }
 
-func pubTestPub(status *PubStatus) map[string]any {
+func pubTestPub(status any) map[string]any {
 	p := map[string]any{
 		"apiVersion": "policy.kruise.io/v1alpha1", "kind": "PodUnavailableBudget",
 		"metadata": map[string]any{"name": "web-server-pub", "namespace": "default", "generation": 1,
@@ -43,15 +57,16 @@ func pubTestPub(status *PubStatus) map[string]any {
 
 func TestPubProtectOperationsVerbatim(t *testing.T) {
 	seed := "DELETE, EVICT, UPDATE, RESIZE"
-	got, err := PubProtectOperations(&seed, false, false)
-	if err != nil || !reflect.DeepEqual(got, []string{"DELETE"}) {
+	got, err := PubProtectOperations(PubProtectOperationsInput{Annotation: &seed})
+	if err != nil || !reflect.DeepEqual(got.Operations, []PubOperation{PubOperationDELETE}) {
 		t.Fatalf("seed annotation: %v, %v", got, err)
 	}
-	got, err = PubProtectOperations(nil, false, false)
-	if err != nil || !reflect.DeepEqual(got, []string{"DELETE", "EVICT", "RESIZE", "UPDATE"}) {
+	got, err = PubProtectOperations(PubProtectOperationsInput{})
+	if err != nil || !reflect.DeepEqual(got.Operations, []PubOperation{"DELETE", "EVICT", "RESIZE", "UPDATE"}) {
 		t.Fatalf("default: %v, %v", got, err)
 	}
-	_, err = PubProtectOperations(&seed, false, true)
+	strict := true
+	_, err = PubProtectOperations(PubProtectOperationsInput{Annotation: &seed, Strict: &strict})
 	var kerr *Error
 	if !errors.As(err, &kerr) || kerr.Kind() != "invalid_protect_operations" {
 		t.Fatalf("strict: %v", err)
@@ -59,18 +74,20 @@ func TestPubProtectOperationsVerbatim(t *testing.T) {
 }
 
 func TestPubSeedScenario(t *testing.T) {
-	pods := []any{}
+	var pods []PubPod
 	for i := 0; i < 10; i++ {
-		pods = append(pods, pubTestPod(fmt.Sprintf("web-server-%d", i), "500m", true))
+		pods = append(pods, conv[PubPod](t, pubTestPod(fmt.Sprintf("web-server-%d", i), "500m", true)))
 	}
 	ten := int32(10)
-	st, err := PubComputeStatus(pubTestPub(nil), pods, &ten, pubNow)
+	st, err := PubStatus(PubStatusInput{Pub: conv[PubPub](t, pubTestPub(nil)), Pods: &pods, WorkloadReplicas: &ten, Now: pubNow})
 	if err != nil || st.DesiredAvailable != 8 || st.CurrentAvailable != 10 || st.UnavailableAllowed != 2 || !st.Changed {
 		t.Fatalf("status: %+v, %v", st, err)
 	}
-	status := st.PubStatus
+	var status any = st
+	eviction := "eviction"
 	for i := 0; i < 3; i++ {
-		a, err := PubAdmit(PubAdmitRequest{Operation: "CREATE", SubResource: "eviction", Pod: pods[i], Pub: pubTestPub(&status), Now: pubNow})
+		pub := conv[PubPub](t, pubTestPub(status))
+		a, err := PubAdmit(PubAdmitInput{Request: PubAdmitRequest{Operation: "CREATE", SubResource: &eviction}, Pod: &pods[i], Pub: &pub, Now: pubNow})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -81,7 +98,7 @@ func TestPubSeedScenario(t *testing.T) {
 			if a.NewStatus.DisruptedPods[fmt.Sprintf("web-server-%d", i)] != "2026-06-21T10:00:00Z" {
 				t.Fatalf("eviction %d record: %+v", i, a.NewStatus)
 			}
-			status = *a.NewStatus
+			status = a.NewStatus
 			continue
 		}
 		want := `podunavailablebudget.policy.kruise.io "web-server-pub" is forbidden: pub unavailable allowed is negative`
@@ -89,36 +106,39 @@ func TestPubSeedScenario(t *testing.T) {
 			t.Fatalf("third eviction: %+v", a)
 		}
 	}
-	c, err := PubClassifyUpdate(pods[3], pubTestPod("web-server-3", "1", true))
-	if err != nil || c.Operation == nil || *c.Operation != "RESIZE" || !c.CanResizeInplace {
+	resized := conv[PubPod](t, pubTestPod("web-server-3", "1", true))
+	c, err := PubClassifyUpdate(PubClassifyUpdateInput{OldPod: pods[3], NewPod: resized})
+	if err != nil || c.Operation == nil || *c.Operation != PubOperationRESIZE || !c.CanResizeInplace {
 		t.Fatalf("resize: %+v, %v", c, err)
 	}
 	on := true
-	a, err := PubAdmit(PubAdmitRequest{Operation: "UPDATE", OldPod: pods[3], NewPod: pubTestPod("web-server-3", "1", true),
-		Pub: pubTestPub(&status), Gates: &PubFeatureGates{UpdateGate: &on}, Now: pubNow})
-	if err != nil || a.Allowed || a.Operation == nil || *a.Operation != "RESIZE" {
+	pub := conv[PubPub](t, pubTestPub(status))
+	a, err := PubAdmit(PubAdmitInput{Request: PubAdmitRequest{Operation: "UPDATE"}, OldPod: &pods[3], NewPod: &resized,
+		Pub: &pub, FeatureGates: &PubFeatureGates{PodUnavailableBudgetUpdateGate: &on}, Now: pubNow})
+	if err != nil || a.Allowed || a.Operation == nil || *a.Operation != PubOperationRESIZE {
 		t.Fatalf("resize admission: %+v, %v", a, err)
 	}
 }
 
 func TestPubStateValidateAndErrors(t *testing.T) {
-	s, err := PubGetPodState(pubTestPod("a", "1", false))
-	if err != nil || s != (PubPodState{Active: true, Ready: false, Consistent: true}) {
+	s, err := PubPodState(PubPodStateInput{Pod: conv[PubPod](t, pubTestPod("a", "1", false))})
+	if err != nil || s != (PubPodStateOutput{Active: true, Ready: false, Consistent: true}) {
 		t.Fatalf("state: %+v, %v", s, err)
 	}
-	codes, err := PubValidate(pubTestPub(nil), nil, nil)
+	codes, err := PubValidate(PubValidateInput{Pub: conv[PubPub](t, pubTestPub(nil))})
 	if err != nil || len(codes) != 0 {
 		t.Fatalf("validate: %v, %v", codes, err)
 	}
 	bad := pubTestPub(nil)
 	bad["spec"].(map[string]any)["maxUnavailable"] = "x%"
 	one := int32(1)
-	_, err = PubComputeStatus(bad, []any{}, &one, pubNow)
+	_, err = PubStatus(PubStatusInput{Pub: conv[PubPub](t, bad), WorkloadReplicas: &one, Now: pubNow})
 	var kerr *Error
 	if !errors.As(err, &kerr) || kerr.Kind() != "invalid_int_or_percent" || kerr.Field() != "spec.maxUnavailable" {
 		t.Fatalf("bad budget: %v", err)
 	}
-	a, err := PubAdmit(PubAdmitRequest{Operation: "DELETE", NoOldObject: true, Now: pubNow})
+	no := false
+	a, err := PubAdmit(PubAdmitInput{Request: PubAdmitRequest{Operation: "DELETE", OldObjectPresent: &no}, Now: pubNow})
 	if err != nil || a.Decision != "no_old_object" || !a.Allowed {
 		t.Fatalf("no old object: %+v, %v", a, err)
 	}

@@ -1,34 +1,6 @@
 package kruisecore
 
-import (
-	"encoding/json"
-	"strconv"
-)
-
-// IntOrPercent is Kubernetes' IntOrString as the rollout fields use it: an int32 or a string such
-// as "25%". The zero value is the integer 0. It marshals to the same JSON as IntOrString.
-type IntOrPercent struct {
-	// IsString selects StrVal over IntVal.
-	IsString bool
-	// IntVal is the integer form.
-	IntVal int32
-	// StrVal is the string form, kept verbatim (e.g. "50%", "5%0").
-	StrVal string
-}
-
-// FromInt is the integer form of an IntOrPercent.
-func FromInt(i int32) IntOrPercent { return IntOrPercent{IntVal: i} }
-
-// FromString is the string form of an IntOrPercent, e.g. FromString("25%").
-func FromString(s string) IntOrPercent { return IntOrPercent{IsString: true, StrVal: s} }
-
-// MarshalJSON writes a JSON number or a JSON string.
-func (v IntOrPercent) MarshalJSON() ([]byte, error) {
-	if v.IsString {
-		return json.Marshal(v.StrVal)
-	}
-	return []byte(strconv.FormatInt(int64(v.IntVal), 10)), nil
-}
+import "encoding/json"
 
 // ScaleMode picks which of OpenKruise's three int-or-percent parsers reads a string.
 type ScaleMode string
@@ -45,63 +17,48 @@ const (
 	ScaleModeKruise ScaleMode = "kruise"
 )
 
-// scaleViaCall is ScaleIntOrPercent through the generic JSON entry point.
+// scaleViaCall is ScaleIntOrPercent through the generated RolloutScaleIntOrPercent (JSON).
 func scaleViaCall(v *IntOrPercent, total int64, roundUp bool, mode ScaleMode) (int64, error) {
-	in := struct {
-		Value   *IntOrPercent `json:"value"`
-		Total   int64         `json:"total"`
-		RoundUp bool          `json:"roundUp"`
-		Mode    ScaleMode     `json:"mode"`
-	}{v, total, roundUp, mode}
-	var out int64
-	err := callTyped("rollout.scale_int_or_percent", in, &out)
-	return out, err
+	return RolloutScaleIntOrPercent(RolloutScaleIntOrPercentInput{Value: v, Total: total, RoundUp: roundUp, Mode: RolloutFlavour(mode)})
 }
 
-// Partition is a resolved partition: pods (or nodes) kept on the old revision, and how many may be
-// on the update revision.
-type Partition struct {
-	Partition  int64 `json:"partition"`
-	MaxUpdated int64 `json:"maxUpdated"`
+// Partition is a resolved partition (the output of the generated RolloutPartition): pods (or
+// nodes) kept on the old revision, and how many may be on the update revision.
+type Partition = RolloutPartitionOutput
+
+// partitionOf calls the generated RolloutPartition with one variant of its input.
+func partitionOf(variant any) (Partition, error) {
+	in, err := json.Marshal(variant)
+	if err != nil {
+		return Partition{}, err
+	}
+	return RolloutPartition(in)
 }
 
 // CloneSetPartition resolves spec.updateStrategy.partition against spec.replicas (nil means 1):
 // float parser rounding up, one pod still updated unless the text is exactly "100%", clamped to
-// [0, replicas]. Errors: "not_a_percentage", "invalid_number" (Field "partition").
+// [0, replicas]. Errors: "not_a_percentage", "invalid_number" (Field "partition"). A convenience
+// over RolloutPartition.
 func CloneSetPartition(partition *IntOrPercent, replicas *int32) (Partition, error) {
-	in := struct {
-		Kind      string        `json:"kind"`
-		Partition *IntOrPercent `json:"partition"`
-		Replicas  *int32        `json:"replicas"`
-	}{"CloneSet", partition, replicas}
-	var out Partition
-	err := callTyped("rollout.partition", in, &out)
-	return out, err
+	return partitionOf(RolloutPartitionInputCloneSet{Kind: "CloneSet", Partition: partition, Replicas: replicas})
 }
 
 // DaemonSetPartition resolves an Advanced DaemonSet rollingUpdate.partition: scaled parser against
 // status.desiredNumberScheduled rounding down, not clamped; MaxUpdated = max(nodes - partition, 0).
+// A convenience over RolloutPartition.
 func DaemonSetPartition(partition *IntOrPercent, desiredNumberScheduled, nodes int32) (Partition, error) {
-	in := struct {
-		Kind      string        `json:"kind"`
-		Partition *IntOrPercent `json:"partition"`
-		Desired   int32         `json:"desiredNumberScheduled"`
-		Nodes     int32         `json:"nodes"`
-	}{"DaemonSet", partition, desiredNumberScheduled, nodes}
-	var out Partition
-	err := callTyped("rollout.partition", in, &out)
-	return out, err
+	return partitionOf(RolloutPartitionInputDaemonSet{Kind: "DaemonSet", Partition: partition,
+		DesiredNumberScheduled: desiredNumberScheduled, Nodes: &nodes})
 }
 
 // StatefulSetPartition resolves an Advanced StatefulSet partition (a plain int; nil is 0).
-// A negative partition is an *Error with Kind "negative_partition".
+// A negative partition is an *Error with Kind "negative_partition". A convenience over
+// RolloutPartition.
 func StatefulSetPartition(partition *int32, replicas int32) (Partition, error) {
-	in := struct {
-		Kind      string `json:"kind"`
-		Partition *int32 `json:"partition"`
-		Replicas  int32  `json:"replicas"`
-	}{"StatefulSet", partition, replicas}
-	var out Partition
-	err := callTyped("rollout.partition", in, &out)
-	return out, err
+	var p *IntOrPercent
+	if partition != nil {
+		v := FromInt(*partition)
+		p = &v
+	}
+	return partitionOf(RolloutPartitionInputStatefulSet{Kind: "StatefulSet", Partition: p, Replicas: replicas})
 }

@@ -6,6 +6,7 @@
 //! - `kruise-core demo` runs every family's decisions on the embedded seed manifests.
 //! - `kruise-core explain KIND FILE ...` explains a decision for a user's own manifest.
 //! - `kruise-core fns` lists the registered fn ids.
+//! - `kruise-core schema FN_ID` prints the fn's JSON Schema (the text of `schemas/<FN_ID>.json`).
 //!
 //! `--max-input-bytes N` (any subcommand; default 16 MiB) bounds every input read: stdin and each
 //! file. A longer input is the error kind `input_too_large` (for `call`: the error JSON on stdout,
@@ -44,6 +45,11 @@ enum Command {
     },
     /// List the registered fn ids with one line each.
     Fns,
+    /// Print a fn's JSON Schema (draft 2020-12; `$defs.input`, `$defs.output`), as in schemas/.
+    Schema {
+        /// The fn id, e.g. rollout.scale_int_or_percent (see `kruise-core fns`).
+        fn_id: String,
+    },
     /// Run every decision family on embedded real examples (the seed manifests).
     Demo(families::DemoArgs),
     /// Explain a decision for your own manifest.
@@ -64,6 +70,7 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+        Command::Schema { fn_id } => schema(&fn_id),
         Command::Demo(args) => report(families::demo(&args)),
         Command::Explain(args) => report(families::explain(&args)),
         Command::Convert(args) => report(families::convert(&args)),
@@ -100,6 +107,38 @@ pub enum CliError {
 impl From<kruise_core::Error> for CliError {
     fn from(e: kruise_core::Error) -> Self {
         CliError::Decision(e)
+    }
+}
+
+/// Prints the schema of `fn_id` (pretty, keys sorted: the text of `schemas/<fn_id>.json`); an
+/// unknown fn id exits 2, a fn not typed yet 1.
+fn schema(fn_id: &str) -> ExitCode {
+    let Some(e) = kruise_core::registry::lookup(fn_id) else {
+        eprintln!("kruise-core: unknown fn id {fn_id:?}; `kruise-core fns` lists them");
+        return ExitCode::from(2);
+    };
+    match e.schema() {
+        Some(s) => {
+            println!("{}", serde_json::to_string_pretty(&sorted(&s)).expect("a schema serialises"));
+            ExitCode::SUCCESS
+        }
+        None => {
+            eprintln!("kruise-core: {fn_id} is not typed yet; it has no schema");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// `v` with every object's keys sorted (whatever serde_json's map order).
+fn sorted(v: &serde_json::Value) -> serde_json::Value {
+    match v {
+        serde_json::Value::Object(m) => {
+            let mut keys: Vec<&String> = m.keys().collect();
+            keys.sort();
+            serde_json::Value::Object(keys.into_iter().map(|k| (k.clone(), sorted(&m[k]))).collect())
+        }
+        serde_json::Value::Array(a) => serde_json::Value::Array(a.iter().map(sorted).collect()),
+        v => v.clone(),
     }
 }
 

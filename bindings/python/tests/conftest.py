@@ -33,6 +33,7 @@ def vector_cases() -> Iterator[Any]:
 
 
 _vector_outcomes = {"passed": 0, "failed": 0}
+_typed_outcomes = {"passed": 0, "failed": 0, "skipped": 0}
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -41,10 +42,18 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     report = outcome.get_result()
     if report.when == "call" and item.name.startswith("test_vector_case"):
         _vector_outcomes["passed" if report.passed else "failed"] += 1
+    if item.name.startswith("test_typed_vector_case") and (report.when == "call" or report.skipped):
+        _typed_outcomes["skipped" if report.skipped else "passed" if report.passed else "failed"] += 1
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     if _vector_outcomes["passed"] or _vector_outcomes["failed"]:
         terminalreporter.write_line(
             f"conformance vectors through Python: {_vector_outcomes['passed']} passed, {_vector_outcomes['failed']} failed"
+        )
+    if any(_typed_outcomes.values()):
+        terminalreporter.write_line(
+            "conformance vectors through the typed Python functions: "
+            f"{_typed_outcomes['passed']} passed, {_typed_outcomes['failed']} failed, "
+            f"{_typed_outcomes['skipped']} cases of untyped fns skipped"
         )

@@ -1,8 +1,7 @@
-"""Typed allocation helpers: kruise_core.allocation.allocate / next_replicas / validate."""
+"""The generated allocation functions: kruise_core.allocation.allocate / next_replicas / validate."""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
 from typing import Any
 
 import pytest
@@ -46,35 +45,43 @@ def pod(name: str, created: str, running: bool) -> dict[str, Any]:
 
 
 def test_pending_pods_get_stand_ins_in_the_next_subset() -> None:
-    ecs = allocation.Workload(
-        replicas=3,
-        status_replicas=3,
-        ready_replicas=1,
-        pods=[
-            pod("ecs-0", "2026-06-21T09:00:00Z", True),
-            pod("ecs-1", "2026-06-21T09:59:00Z", False),
-            pod("ecs-2", "2026-06-21T09:59:45Z", False),
+    ecs: allocation.Workload = {
+        "spec": {"replicas": 3},
+        "status": {"replicas": 3, "readyReplicas": 1},
+        "pods": [
+            pod("ecs-0", "2026-06-21T09:00:00Z", True),  # type: ignore[list-item]
+            pod("ecs-1", "2026-06-21T09:59:00Z", False),  # type: ignore[list-item]
+            pod("ecs-2", "2026-06-21T09:59:45Z", False),  # type: ignore[list-item]
         ],
-    )
-    a = allocation.allocate(SAMPLE_UD, subsets={"ecs": ecs}, current_revision="r1", now=datetime(2026, 6, 21, 10, tzinfo=timezone.utc))
-    assert a.allocator == "reservation"
-    assert list(a.replicas.items()) == [("ecs", 3), ("vk", 1)]
-    assert a.temporary_replicas == 1
-    assert a.subsets is not None and a.subsets["ecs"].reserved_pods == 1 and a.subsets["ecs"].unschedulable
-    assert a.pod_reserved_labels == {"ecs-0": False, "ecs-1": True, "ecs-2": False}
-    assert a.requeue_after_seconds == 15
-    assert a.subset_conditions is not None
-    assert a.subset_conditions["ecs"] == allocation.SchedulableCondition("False", "reschedule", "2026-06-21T10:00:00Z")
-    assert a.subset_conditions["vk"] is None
+    }
+    a = allocation.allocate({
+        "spec": SAMPLE_UD["spec"],
+        "status": SAMPLE_UD["status"],
+        "currentRevision": "r1",
+        "updatedRevision": "r1",
+        "subsets": {"ecs": ecs},
+        "now": "2026-06-21T10:00:00Z",
+    })
+    assert a["allocator"] == "reservation"
+    assert a["replicas"] == {"ecs": 3, "vk": 1}
+    assert a.get("temporaryReplicas") == 1
+    subsets = a.get("subsets")
+    assert subsets is not None and subsets["ecs"]["reservedPods"] == 1 and subsets["ecs"]["unschedulable"]
+    assert a.get("podReservedLabels") == {"ecs-0": False, "ecs-1": True, "ecs-2": False}
+    assert a.get("requeueAfterSeconds") == 15
+    conds = a.get("subsetConditions")
+    assert conds is not None
+    assert conds["ecs"] == {"status": "False", "reason": "reschedule", "lastTransitionTime": "2026-06-21T10:00:00Z"}
+    assert conds["vk"] is None
 
 
 def test_next_replicas_and_plain_specs() -> None:
-    spec = {"replicas": 5, "topology": {"subsets": [{"name": "a"}, {"name": "b"}, {"name": "c"}]}}
-    a = allocation.next_replicas(spec)
-    assert (a.allocator, a.replicas, a.temporary_replicas) == ("specific", {"a": 1, "b": 2, "c": 2}, None)
-    assert a.subsets is None
-    assert allocation.validate(spec) == ["template_required"]
-    assert allocation.validate(SAMPLE_UD) == []
+    spec: allocation.UdSpec = {"replicas": 5, "topology": {"subsets": [{"name": "a"}, {"name": "b"}, {"name": "c"}]}}
+    a = allocation.next_replicas({"spec": spec, "subsets": {}})
+    assert (a["allocator"], a["replicas"], a.get("temporaryReplicas")) == ("specific", {"a": 1, "b": 2, "c": 2}, None)
+    assert a.get("subsets") is None
+    assert allocation.validate({"spec": spec}) == ["template_required"]
+    assert allocation.validate({"spec": SAMPLE_UD["spec"]}) == []
 
 
 @pytest.mark.parametrize(
@@ -87,9 +94,9 @@ def test_next_replicas_and_plain_specs() -> None:
         ({"replicas": 3, "topology": {"subsets": [{"replicas": 1}]}}, "specified_less_than_total", "spec.topology.subsets"),
     ],
 )
-def test_errors_name_the_field(spec: dict[str, Any], kind: str, field: str) -> None:
+def test_errors_name_the_field(spec: Any, kind: str, field: str) -> None:
     with pytest.raises(kruise_core.KruiseError) as info:
-        allocation.allocate(spec, now="2026-06-21T10:00:00Z")
+        allocation.allocate({"spec": spec, "now": "2026-06-21T10:00:00Z"})
     assert info.value.kind == kind
     assert info.value.field == field
 
@@ -99,3 +106,4 @@ def test_percent_out_of_range_through_call() -> None:
         kruise_core.call("allocation.parse_replicas", {"replicas": 10, "value": "101%"})
     assert (info.value.kind, info.value.field) == ("percent_out_of_range", "value")
     assert kruise_core.call("allocation.parse_replicas", {"replicas": 5, "value": "50%"}) == 3
+    assert allocation.parse_replicas({"replicas": 5, "value": "50%"}) == 3

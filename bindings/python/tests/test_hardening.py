@@ -234,8 +234,9 @@ def test_the_limit_is_the_size_as_compact_json(limit: Callable[[int], None]) -> 
 def test_typed_helpers_are_limited_too(limit: Callable[[int], None]) -> None:
     n = compact(scale_input())
     limit(n)
-    # helpers over `call`: their converted input is counted
-    invalid(lambda: rollout.partition("CloneSet", "9" * n + "%", replicas=10), kind="input_too_large")
+    # generated functions over `call`: their input is counted
+    invalid(lambda: rollout.scale_int_or_percent({"value": "9" * n + "%", "total": 10, "roundUp": True, "mode": "scaled"}),
+            kind="input_too_large")
     invalid(lambda: kruise_core.api.convert({"kind": "SidecarSet", "pad": "x" * n}, "apps.kruise.io/v1beta1"),
             kind="input_too_large")
     # native helpers: their source text

@@ -1,8 +1,8 @@
-"""Typed rollout helpers: kruise_core.rollout.scale / partition / progress."""
+"""The rollout family: the native fast path rollout.scale and the generated typed functions."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from typing import Any, Callable
 
 import pytest
 
@@ -50,41 +50,66 @@ def test_scale_agrees_with_call() -> None:
             assert rollout.scale(v, 1000, up, "kruise") == got
 
 
-def test_partition_per_kind() -> None:
-    assert rollout.partition("CloneSet", "99%", replicas=9) == rollout.Partition(partition=8, max_updated=1)
-    assert rollout.partition("CloneSet", "100%", replicas=9).partition == 9
-    assert rollout.partition("CloneSet", None) == rollout.Partition(0, 1)
-    assert rollout.partition("DaemonSet", "50%", desired_number_scheduled=5) == rollout.Partition(2, 3)
-    assert rollout.partition("DaemonSet", 1, desired_number_scheduled=0, nodes=3) == rollout.Partition(1, 2)
-    assert rollout.partition("StatefulSet", 3, replicas=5) == rollout.Partition(3, 2)
+def typed(name: str) -> Callable[[Any], Any]:
+    """The generated typed function ``rollout.<name>``; skipped while the fn is not typed."""
+    fn = getattr(rollout, name, None)
+    if fn is None:
+        pytest.skip(f"rollout.{name} is not typed yet")
+    f: Callable[[Any], Any] = fn
+    return f
+
+
+def test_scale_int_or_percent_is_generated_and_agrees_with_the_fast_path() -> None:
+    for v in ("0.07%", "16.1%", "33%", 5):
+        got = rollout.scale_int_or_percent({"value": v, "total": 1000, "roundUp": True, "mode": "kruise"})
+        assert got == rollout.scale(v, 1000, True, "kruise")
     with pytest.raises(kruise_core.KruiseError) as info:
-        rollout.partition("StatefulSet", "50%", replicas=5)
+        rollout.scale_int_or_percent({"value": None, "total": 1, "roundUp": True, "mode": "legacy"})
+    assert (info.value.kind, info.value.field) == ("nil_value", "value")
+
+
+def test_partition_per_kind() -> None:
+    partition = typed("partition")
+
+    def p(**inp: Any) -> tuple[int, int]:
+        out = partition(inp)
+        return out["partition"], out["maxUpdated"]
+
+    assert p(kind="CloneSet", partition="99%", replicas=9) == (8, 1)
+    assert p(kind="CloneSet", partition="100%", replicas=9)[0] == 9
+    assert p(kind="CloneSet", partition=None) == (0, 1)
+    assert p(kind="DaemonSet", partition="50%", desiredNumberScheduled=5) == (2, 3)
+    assert p(kind="DaemonSet", partition=1, desiredNumberScheduled=0, nodes=3) == (1, 2)
+    assert p(kind="StatefulSet", partition=3, replicas=5) == (3, 2)
+    with pytest.raises(kruise_core.KruiseError) as info:
+        p(kind="StatefulSet", partition="50%", replicas=5)
     assert info.value.kind == "not_an_integer"
     with pytest.raises(kruise_core.KruiseError) as info:
-        rollout.partition("DaemonSet", "50", desired_number_scheduled=5)
+        p(kind="DaemonSet", partition="50", desiredNumberScheduled=5)
     assert (info.value.kind, info.value.field) == ("not_a_percentage", "partition")
 
 
 def test_progress_deadline_story() -> None:
-    t0 = datetime(2026, 6, 21, 10, 0, 0, tzinfo=timezone.utc)
+    progress = typed("progress")
     status = {"replicas": 10, "updatedReplicas": 2, "updatedAvailableReplicas": 0, "expectedUpdatedReplicas": 10,
               "currentRevision": "r1", "updateRevision": "r2"}
-    first = rollout.progress(replicas=10, progress_deadline_seconds=600, status=status, now=t0)
-    assert first.condition is not None and first.condition.reason == "CloneSetUpdated"
-    assert (first.changed, first.requeue_after_seconds) == (True, 601)
-    at_deadline = rollout.progress(replicas=10, progress_deadline_seconds=600, status=status,
-                                   condition=first.condition, now=t0 + timedelta(seconds=600))
-    assert (at_deadline.changed, at_deadline.requeue_after_seconds) == (False, 0)
-    late = rollout.progress(replicas=10, progress_deadline_seconds=600, status=status,
-                            condition=first.condition, now="2026-06-21T10:10:01Z")
-    assert late.condition == rollout.Condition("False", "ProgressDeadlineExceeded",
-                                               "CloneSet revision r2 has timed out progressing",
-                                               "2026-06-21T10:10:01Z", "2026-06-21T10:10:01Z")
-    assert late.requeue_after_seconds is None
-    paused = rollout.progress(replicas=10, progress_deadline_seconds=600, status=status,
-                              condition=late.condition.to_json() if late.condition else None,
-                              now="2026-06-21T10:15:00Z", paused=True)
-    assert paused.condition is not None and paused.condition.reason == "CloneSetPaused" and paused.changed
-    off = rollout.progress(replicas=10, progress_deadline_seconds=None, status=status,
-                           condition=paused.condition, now="2026-06-21T10:15:00Z")
-    assert (off.condition, off.changed) == (None, True)
+
+    def step(condition: Any, now: str, deadline: Any = 600, paused: bool = False) -> Any:
+        spec = {"replicas": 10, "progressDeadlineSeconds": deadline, "updateStrategy": {"paused": paused}}
+        return progress({"spec": spec, "status": status, "condition": condition, "now": now})
+
+    first = step(None, "2026-06-21T10:00:00Z")
+    assert first["condition"]["reason"] == "CloneSetUpdated"
+    assert (first["changed"], first["requeueAfterSeconds"]) == (True, 601)
+    at_deadline = step(first["condition"], "2026-06-21T10:10:00Z")
+    assert (at_deadline["changed"], at_deadline["requeueAfterSeconds"]) == (False, 0)
+    late = step(first["condition"], "2026-06-21T10:10:01Z")
+    assert late["condition"]["reason"] == "ProgressDeadlineExceeded"
+    assert late["condition"]["status"] == "False"
+    assert late["condition"]["message"] == "CloneSet revision r2 has timed out progressing"
+    assert late["condition"]["lastTransitionTime"] == "2026-06-21T10:10:01Z"
+    assert late.get("requeueAfterSeconds") is None
+    paused = step(late["condition"], "2026-06-21T10:15:00Z", paused=True)
+    assert paused["condition"]["reason"] == "CloneSetPaused" and paused["changed"]
+    off = step(paused["condition"], "2026-06-21T10:15:00Z", deadline=None)
+    assert (off.get("condition"), off["changed"]) == (None, True)

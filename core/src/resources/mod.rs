@@ -9,12 +9,12 @@
 //! - [`policy`]: target selection, aggregation, field evaluation and policy application.
 //! - [`validate`]: the SidecarSet webhook's checks.
 //!
-//! Registry entries live in [`ENTRIES`].
+//! The typed decisions (`resources.*` fn ids) are in [`fns`]; registry entries in [`ENTRIES`].
 
 pub mod compile;
 pub mod expression;
 pub mod goregex;
-mod handlers;
+pub mod fns;
 pub mod lexer;
 pub mod number;
 pub mod policy;
@@ -32,36 +32,12 @@ use crate::registry::Entry;
 
 /// Registry entries of this family.
 pub const ENTRIES: &[Entry] = &[
-    Entry::new(
-        "resources.eval",
-        "Evaluate a resource expression (pkg/util/calculator Parse)",
-        handlers::eval,
-    ),
-    Entry::new(
-        "resources.field",
-        "Evaluate one sidecar resource field (sidecarset_resources.go evaluateResourceExpression)",
-        handlers::field,
-    ),
-    Entry::new(
-        "resources.aggregate",
-        "Aggregate target containers' resources by sum/max (sidecarset_resources.go aggregateResources)",
-        handlers::aggregate,
-    ),
-    Entry::new(
-        "resources.sidecar",
-        "Apply a sidecar's resourcesPolicy to a pod (sidecarset_resources.go applyResourcesPolicy)",
-        handlers::sidecar,
-    ),
-    Entry::new(
-        "resources.validate_expr",
-        "Validate one resources expression (sidecarset validating webhook validateResourceExpression)",
-        handlers::validate_expr,
-    ),
-    Entry::new(
-        "resources.validate",
-        "Validate a SidecarSet container's resourcesPolicy (validating webhook validateResourcesPolicy)",
-        handlers::validate,
-    ),
+    Entry::of::<fns::Eval>(),
+    Entry::of::<fns::Field>(),
+    Entry::of::<fns::Aggregate>(),
+    Entry::of::<fns::Sidecar>(),
+    Entry::of::<fns::ValidateExpr>(),
+    Entry::of::<fns::Validate>(),
 ];
 
 #[cfg(test)]

@@ -15,68 +15,70 @@ pub const INVALID_REGEX: &str = "invalid_regex";
 pub const NO_TARGET_CONTAINERS: &str = "no_target_containers";
 
 /// `resourcesPolicy` of a SidecarSet container (JSON names as in the CRD).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ResourcesPolicy {
     /// `sum` or `max` (CRD enum; the webhooks never check it: any other value aggregates nothing).
+    /// Absent: `""`.
     #[serde(default)]
     pub target_containers_mode: String,
     /// Go RE2 pattern searched (unanchored) in container names. Absent = `""` here (the API
     /// server's `.*` default is applied before the webhooks; `""` also matches everything).
     #[serde(default)]
     pub target_containers_name_regex: String,
-    /// Expressions for limits and requests.
+    /// Expressions for limits and requests (absent: neither side).
     #[serde(default)]
     pub resources_expr: ResourcesExpr,
 }
 
 /// `resourcesExpr`: each side optional; a present but empty object is allowed.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ResourcesExpr {
-    /// Limit expressions.
+    /// Limit expressions (`null` or absent: limits are not set).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limits: Option<ResourceExprs>,
-    /// Request expressions.
+    /// Request expressions (`null` or absent: requests are not set).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub requests: Option<ResourceExprs>,
 }
 
 /// `cpu` and `memory` expressions; `""` = do not set.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ResourceExprs {
-    /// CPU expression.
+    /// CPU expression (absent: `""`).
     #[serde(default)]
     pub cpu: String,
-    /// Memory expression.
+    /// Memory expression (absent: `""`).
     #[serde(default)]
     pub memory: String,
 }
 
-/// A resource list reduced to what the policy reads and writes: `cpu` and `memory`.
-#[derive(Debug, Clone, Default, PartialEq)]
+/// A resource list reduced to what the policy reads and writes: `cpu` and `memory`. In JSON
+/// each is the quantity's Kubernetes string form, absent when unset.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct ResourceList {
-    /// `cpu`, if set.
+    /// `cpu`, if set (printed like Kubernetes, e.g. `"250m"`).
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "printed")]
+    #[schemars(with = "String")]
     pub cpu: Option<Quantity<'static>>,
-    /// `memory`, if set.
+    /// `memory`, if set (printed like Kubernetes, e.g. `"128Mi"`).
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "printed")]
+    #[schemars(with = "String")]
     pub memory: Option<Quantity<'static>>,
+}
+
+/// Serialises a set quantity as its printed form (unset ones are skipped).
+fn printed<S: serde::Serializer>(q: &Option<Quantity<'static>>, s: S) -> std::result::Result<S::Ok, S::Error> {
+    match q {
+        Some(q) => s.collect_str(q),
+        None => s.serialize_none(),
+    }
 }
 
 impl ResourceList {
     /// Whether neither resource is set.
     pub fn is_empty(&self) -> bool {
         self.cpu.is_none() && self.memory.is_none()
-    }
-
-    /// As a JSON object `{"cpu"?: "..", "memory"?: ".."}` of printed quantities.
-    pub fn to_json(&self) -> serde_json::Value {
-        let mut m = serde_json::Map::new();
-        if let Some(q) = &self.cpu {
-            m.insert("cpu".into(), q.to_string().into());
-        }
-        if let Some(q) = &self.memory {
-            m.insert("memory".into(), q.to_string().into());
-        }
-        serde_json::Value::Object(m)
     }
 
     /// Reads `cpu` and `memory` from a Kubernetes resource map (other names are ignored).
@@ -113,39 +115,52 @@ impl<'de> Deserialize<'de> for QuantityText {
     }
 }
 
+impl schemars::JsonSchema for QuantityText {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Quantity".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "A Kubernetes quantity (apimachinery `resource.Quantity`): its string form such as \"500m\" or \"1.5Gi\", or a bare JSON number (read as its decimal text).",
+            "type": ["string", "number"]
+        })
+    }
+}
+
 /// `resources` of a container: `limits` and `requests` maps (resource name -> quantity).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ResourceRequirements {
-    /// Limits.
+    /// Limits by resource name (only `cpu` and `memory` are read; `null` or absent: none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limits: Option<BTreeMap<String, QuantityText>>,
-    /// Requests.
+    /// Requests by resource name (only `cpu` and `memory` are read; `null` or absent: none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub requests: Option<BTreeMap<String, QuantityText>>,
 }
 
 /// A pod container as the policy sees it.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Container {
-    /// Container name.
+    /// Container name (required).
     pub name: String,
-    /// `Always` marks a native sidecar among init containers.
+    /// `Always` marks a native sidecar among init containers (`null` or absent: none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub restart_policy: Option<String>,
-    /// Resources.
+    /// Resources (absent: none).
     #[serde(default)]
     pub resources: ResourceRequirements,
 }
 
 /// The pod's containers (`spec.initContainers`, `spec.containers`).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PodContainers {
-    /// Init containers (only those with `restartPolicy: Always` can be targets).
+    /// Init containers (only those with `restartPolicy: Always` can be targets; absent: none).
     #[serde(default)]
     pub init_containers: Vec<Container>,
-    /// Containers.
+    /// Containers (absent: none).
     #[serde(default)]
     pub containers: Vec<Container>,
 }
@@ -230,19 +245,13 @@ pub fn select_targets<'p>(
 }
 
 /// Aggregated limits and requests of the targets; a resource is present iff defined.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, schemars::JsonSchema)]
+#[schemars(rename = "AggregateOutput")]
 pub struct Aggregate {
     /// Aggregated limits.
     pub limits: ResourceList,
     /// Aggregated requests.
     pub requests: ResourceList,
-}
-
-impl Aggregate {
-    /// `{"limits": {...}, "requests": {...}}`.
-    pub fn to_json(&self) -> serde_json::Value {
-        serde_json::json!({"limits": self.limits.to_json(), "requests": self.requests.to_json()})
-    }
 }
 
 fn qerr(e: crate::quantity::QuantityError, what: &str) -> Error {
@@ -398,9 +407,11 @@ pub struct Step {
 }
 
 impl Applied {
-    /// `{"limits": {...}, "requests": {...}}` (an empty object = that map left unset).
+    /// `{"limits": {...}, "requests": {...}}` (an empty object = that map left unset): the
+    /// `resources.sidecar` answer.
     pub fn to_json(&self) -> serde_json::Value {
-        serde_json::json!({"limits": self.limits.to_json(), "requests": self.requests.to_json()})
+        serde_json::to_value(super::fns::SidecarOutput::from(self))
+            .expect("printed quantities always serialise")
     }
 }
 

@@ -8,26 +8,26 @@ use super::policy::{ResourceRequirements, ResourcesPolicy};
 use crate::error::Result;
 use serde::{Deserialize, Serialize};
 
-/// A SidecarSet container as validation sees it.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// A SidecarSet container as validation sees it (other container members are ignored).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SidecarContainer {
-    /// Name.
+    /// Name (absent: `""`).
     #[serde(default)]
     pub name: String,
-    /// Restart policy (`Always` for native sidecars).
+    /// Restart policy (`Always` for native sidecars; `null` or absent: none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub restart_policy: Option<String>,
-    /// Static resources (must be empty when a policy is set).
+    /// Static resources (must be empty when a policy is set; absent: none).
     #[serde(default)]
     pub resources: ResourceRequirements,
-    /// The policy.
+    /// The policy (`null` or absent: none, nothing to validate).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resources_policy: Option<ResourcesPolicy>,
 }
 
 /// One validation finding, as `field.Error` would carry it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct FieldError {
     /// Path relative to the container, e.g. `resourcesPolicy.resourcesExpr.limits.cpu`.
     pub field: String,
@@ -37,7 +37,7 @@ pub struct FieldError {
     /// `restart_policy_not_always`, `resources_conflict`, `empty_regex`, `invalid_regex`,
     /// `no_limits_or_requests`, or a calculator error kind.
     pub cause: String,
-    /// Human-readable detail.
+    /// Human-readable detail (not part of the JSON form).
     #[serde(skip)]
     pub detail: String,
 }

@@ -6,12 +6,16 @@ Generic entry points (every fn id of the Rust registry, see ``fn_ids()``):
 - ``call_json(fn_id, text)``: JSON text in and out;
 - ``matches(fn_id, expected, got)``: the conformance comparison rule of the core.
 
-Typed: ``Expression("max(cpu*50%, 50m)").eval(cpu="200m") == "100m"``;
-``rollout.scale("25%", 10) == 3``, ``rollout.partition(...)``, ``rollout.progress(...)``;
-``allocation.allocate(ud, subsets=..., now=...)`` (UnitedDeployment subset allocation).
-``Schedule("0 */2 * * *", time_zone="Asia/Shanghai").next(after, 5)`` (AdvancedCronJob fire times).
+Typed (generated from the Rust registry by ``scripts/codegen``): for every fn id ``family.name``,
+``kruise_core.<family>.<snake_name>(input) -> output`` with ``TypedDict`` input and output (the
+JSON's camelCase keys), e.g. ``rollout.scale_int_or_percent({"value": "25%", "total": 10,
+"roundUp": True, "mode": "scaled"}) == 3``; ``docs/fns.md`` lists them all.
 
-Every decision error raises ``KruiseError`` (a ``ValueError``) with ``.kind`` (stable snake_case,
+Native fast paths (hand-written, no JSON): ``Expression("max(cpu*50%, 50m)").eval(cpu="200m") ==
+"100m"``; ``rollout.scale("25%", 10) == 3``; ``Schedule("0 */2 * * *",
+time_zone="Asia/Shanghai").next(after, 5)`` (AdvancedCronJob fire times).
+
+Every decision error raises ``KruiseError`` (a ``ValueError``) with ``.kind`` (an ``ErrorKind``, stable snake_case,
 as in the conformance vectors' ``expect_error``), ``.message`` and ``.field``; so do wrong arguments
 (kind ``invalid_input``, naming the argument).
 
@@ -34,11 +38,13 @@ from ._kruise_core import (
     max_input_bytes,
     set_max_input_bytes,
 )
+from ._typed import ErrorKind
 
-from . import allocation, api, pub_budget, rollout
+from . import allocation, api, cron, pub, resources, rollout
 
 __all__ = [
     "DEFAULT_MAX_INPUT_BYTES",
+    "ErrorKind",
     "HAS_EXPRESSION",
     "Expression",
     "KruiseError",
@@ -48,10 +54,12 @@ __all__ = [
     "api",
     "call",
     "call_json",
+    "cron",
     "fn_ids",
     "matches",
     "max_input_bytes",
-    "pub_budget",
+    "pub",
+    "resources",
     "rollout",
     "set_max_input_bytes",
 ]

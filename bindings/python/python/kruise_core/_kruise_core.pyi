@@ -4,6 +4,8 @@
 import datetime
 from typing import Any, Union, final
 
+from kruise_core._typed import ErrorKind
+
 __all__ = [
     "__version__",
     "HAS_EXPRESSION",
@@ -25,9 +27,10 @@ HAS_EXPRESSION: bool
 DEFAULT_MAX_INPUT_BYTES: int
 
 class KruiseError(ValueError):
-    """A decision error. ``kind`` is the stable snake_case error kind."""
+    """A decision error. ``kind`` is the stable snake_case error kind (``kruise_core.ErrorKind``,
+    generated from the registry's declared kinds)."""
 
-    kind: str
+    kind: ErrorKind
     message: str
     field: Union[str, None]
 

@@ -1,0 +1,58 @@
+"""A user's file for ``mypy --strict`` (scripts/test-all runs it): one typed call per family with
+literal TypedDict inputs, using the outputs. Also run by pytest (test_typed_usage.py)."""
+
+from __future__ import annotations
+
+import kruise_core
+from kruise_core import allocation, cron, pub, resources, rollout
+
+
+def rollout_example() -> int:
+    inp: rollout.ScaleIntOrPercentInput = {"value": "25%", "total": 10, "roundUp": True, "mode": "scaled"}
+    out: int = rollout.scale_int_or_percent(inp)
+    return out + rollout.scale("25%", 10)
+
+
+def allocation_example() -> int:
+    inp: allocation.ParseReplicasInput = {"replicas": 5, "value": "50%"}
+    return allocation.parse_replicas(inp)
+
+
+def cron_example() -> cron.JobState:
+    state: cron.JobState = cron.job_state({"kind": "Job", "status": {"conditions": []}})
+    fires: list[str] = cron.next({"schedule": "0 */2 * * *", "after": "2026-06-21T10:17:00Z", "count": 2})
+    assert fires == ["2026-06-21T12:00:00Z", "2026-06-21T14:00:00Z"]
+    return state
+
+
+def pub_example() -> list[str]:
+    out = pub.protect_operations({"annotation": "DELETE,EVICT", "strict": True})
+    ops: list[str] = list(out["operations"])
+    return ops
+
+
+def resources_example() -> str:
+    out: str = resources.eval({"expr": "max(cpu*50%, 50m)", "variables": {"cpu": "200m"}})
+    return out
+
+
+def error_kind() -> kruise_core.ErrorKind:
+    try:
+        rollout.scale_int_or_percent({"value": None, "total": 1, "roundUp": False, "mode": "legacy"})
+    except kruise_core.KruiseError as e:
+        kind: kruise_core.ErrorKind = e.kind
+        return kind
+    raise AssertionError("expected nil_value")
+
+
+def main() -> None:
+    assert rollout_example() == 6
+    assert allocation_example() == 3
+    assert cron_example() == "active"
+    assert pub_example() == ["DELETE", "EVICT"]
+    assert resources_example() == "100m"
+    assert error_kind() == "nil_value"
+
+
+if __name__ == "__main__":
+    main()
