@@ -11,14 +11,13 @@
 //! Versions are compared with the `semver` crate on their release part (pre-releases of 1.6 count
 //! as 1.6).
 
-use super::server_version::{ServerVersion, from_json};
+use super::server_version::ServerVersion;
 use crate::error::{Error, Result};
 use semver::Version;
 use serde::Serialize;
-use serde_json::Value;
 
 /// One reason an upgrade is refused or needs attention.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Reason {
     /// Stable code: `kubernetes_too_old`, `kruise_daemon_must_be_disabled`,
     /// `leader_election_hop_required`, `downgrade`, `no_change`.
@@ -28,7 +27,7 @@ pub struct Reason {
 }
 
 /// The verdict.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Verdict {
     /// Whether the direct upgrade may proceed.
@@ -114,50 +113,6 @@ pub fn decide(
         warnings,
         via,
     }
-}
-
-/// Registry handler: input `{"from": "1.3.0", "to": "v1.6.0", "kubernetes": "v1.28.3-eks-..." |
-/// /version object, "kruiseDaemonDisabled": false}`; output a [`Verdict`] plus the parsed
-/// Kubernetes version. Errors: `invalid_input` naming the field for a missing or unreadable
-/// version (an unreadable Kubernetes version cannot be judged).
-pub fn handle(input: &Value) -> Result<Value> {
-    crate::api::json::only_members(input, &["from", "to", "kubernetes", "kruiseDaemonDisabled"])?;
-    let inp = input
-        .as_object()
-        .ok_or_else(|| Error::invalid_input("input", "expected a JSON object"))?;
-    let text = |k: &str| -> Result<&str> {
-        inp.get(k)
-            .and_then(Value::as_str)
-            .ok_or_else(|| Error::invalid_input(k, "missing or not a string"))
-    };
-    let from = kruise_version(text("from")?, "from")?;
-    let to = kruise_version(text("to")?, "to")?;
-    let kv = inp
-        .get("kubernetes")
-        .ok_or_else(|| Error::invalid_input("kubernetes", "missing"))?;
-    let k8s = from_json(kv, "kubernetes")?;
-    if !k8s.known {
-        return Err(Error::invalid_input(
-            "kubernetes",
-            "the Kubernetes version cannot be read",
-        ));
-    }
-    let disabled = match inp.get("kruiseDaemonDisabled") {
-        None | Some(Value::Null) => false,
-        Some(Value::Bool(b)) => *b,
-        Some(_) => {
-            return Err(Error::invalid_input(
-                "kruiseDaemonDisabled",
-                "expected a boolean",
-            ));
-        }
-    };
-    let v = decide(&from, &to, &k8s, disabled);
-    let mut out = crate::registry::encode(&v)?;
-    if let Some(m) = out.as_object_mut() {
-        m.insert("kubernetes".into(), Value::String(k8s.normalized.clone()));
-    }
-    Ok(out)
 }
 
 #[cfg(test)]

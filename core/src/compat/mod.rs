@@ -1,7 +1,8 @@
 //! The `compat` decision family: Kubernetes server versions and OpenKruise upgrade rules, on the
-//! `semver` crate. Input/output shapes are documented in `docs/compat.md`; registry entries live
-//! in [`ENTRIES`].
+//! `semver` crate. Input/output shapes are documented in `docs/compat.md`; the typed decisions
+//! are in [`fns`], registry entries in [`ENTRIES`].
 
+pub mod fns;
 pub mod kruise_upgrade;
 pub mod server_version;
 
@@ -9,14 +10,6 @@ use crate::registry::Entry;
 
 /// Registry entries of this family.
 pub const ENTRIES: &[Entry] = &[
-    Entry::new(
-        "compat.server_version",
-        "parse a Kubernetes /version (cloud suffixes too) and decide resize / native sidecar / in-place VPA support",
-        server_version::handle,
-    ),
-    Entry::new(
-        "compat.kruise_upgrade",
-        "whether an OpenKruise upgrade is allowed on a Kubernetes version (release-note rules)",
-        kruise_upgrade::handle,
-    ),
+    Entry::of::<fns::ServerVersion>(),
+    Entry::of::<fns::KruiseUpgrade>(),
 ];

@@ -16,12 +16,13 @@
 //!   pod update; it still needs the InPlacePodVerticalScaling gate to act before 1.33).
 
 use crate::error::{Error, Result};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// A Kubernetes version reduced to what feature decisions need.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(rename = "ParsedVersion")]
 pub struct ServerVersion {
     /// Whether major and minor could be read.
     pub known: bool,
@@ -43,7 +44,7 @@ pub struct ServerVersion {
 }
 
 /// Stage of a Kubernetes feature at a given version.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Stage {
     /// Not present in this version (or the version is unknown).
@@ -57,19 +58,19 @@ pub enum Stage {
 }
 
 /// One feature's verdict.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Feature {
     /// The maturity stage at this version.
     pub stage: Stage,
     /// Whether it is on without touching feature gates.
     pub enabled_by_default: bool,
-    /// The feature gate that controls it (while it is not GA).
+    /// The feature gate that controls it (named at every stage, GA included).
     pub gate: &'static str,
 }
 
 /// What a cluster offers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Features {
     /// `pods/resize` subresource served (>= 1.32).
@@ -237,8 +238,57 @@ impl ServerVersion {
     }
 }
 
+/// The members of a Kubernetes `GET /version` reply that are read; every other member
+/// (`gitCommit`, `buildDate`, `platform`, ...) is ignored.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct VersionInfo {
+    /// `gitVersion`, e.g. `v1.32.3-eks-4096722` (`null` or absent: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub git_version: Option<String>,
+    /// `major`, e.g. `"1"`; read only when gitVersion gives no version (`null` or absent: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub major: Option<String>,
+    /// `minor`, e.g. `"32+"` (its leading digits); read only when gitVersion gives no version
+    /// (`null` or absent: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub minor: Option<String>,
+}
+
+impl VersionInfo {
+    /// Parses it ([`parse`]).
+    pub fn parse(&self) -> ServerVersion {
+        parse(
+            self.git_version.as_deref(),
+            self.major.as_deref(),
+            self.minor.as_deref(),
+        )
+    }
+}
+
+/// A Kubernetes version as a client holds it: the gitVersion string or the `/version` reply.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+pub enum KubernetesVersion {
+    /// A gitVersion string, e.g. `"v1.32.3-eks-4096722"` or `"v1.28+"`.
+    GitVersion(String),
+    /// A `/version` object.
+    Info(VersionInfo),
+}
+
+impl KubernetesVersion {
+    /// Parses it ([`parse`]); never fails: what cannot be read is `known: false`.
+    pub fn parse(&self) -> ServerVersion {
+        match self {
+            KubernetesVersion::GitVersion(s) => parse(Some(s), None, None),
+            KubernetesVersion::Info(i) => i.parse(),
+        }
+    }
+}
+
 /// Reads a version given as a string (gitVersion) or as a `/version` object.
-/// Errors: `invalid_input` at `field` when the value is neither (or has non-string members).
+/// Errors: `invalid_input` at `field` when the value is neither, or at `field.<member>` when
+/// `gitVersion`, `major` or `minor` is neither a string nor null.
 pub fn from_json(v: &Value, field: &str) -> Result<ServerVersion> {
     match v {
         Value::String(s) => Ok(parse(Some(s), None, None)),
@@ -260,20 +310,6 @@ pub fn from_json(v: &Value, field: &str) -> Result<ServerVersion> {
             "expected a version string or a /version object",
         )),
     }
-}
-
-/// Registry handler: input a gitVersion string, a `/version` object, or `{"version": <either>}`;
-/// output `{"version": ServerVersion, "features": Features}`.
-pub fn handle(input: &Value) -> Result<Value> {
-    let (v, field) = match input.get("version") {
-        Some(v) => (v, "version"),
-        None => (input, "input"),
-    };
-    let sv = from_json(v, field)?;
-    let features = sv.features();
-    Ok(
-        serde_json::json!({"version": crate::registry::encode(&sv)?, "features": crate::registry::encode(&features)?}),
-    )
 }
 
 #[cfg(test)]

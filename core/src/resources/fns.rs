@@ -63,19 +63,34 @@ impl<'de> Deserialize<'de> for EvalVariable {
             fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.write_str("a quantity string or a number")
             }
-            fn visit_str<E: serde::de::Error>(self, s: &str) -> std::result::Result<EvalVariable, E> {
+            fn visit_str<E: serde::de::Error>(
+                self,
+                s: &str,
+            ) -> std::result::Result<EvalVariable, E> {
                 Ok(EvalVariable::Quantity(s.to_owned()))
             }
-            fn visit_string<E: serde::de::Error>(self, s: String) -> std::result::Result<EvalVariable, E> {
+            fn visit_string<E: serde::de::Error>(
+                self,
+                s: String,
+            ) -> std::result::Result<EvalVariable, E> {
                 Ok(EvalVariable::Quantity(s))
             }
-            fn visit_f64<E: serde::de::Error>(self, n: f64) -> std::result::Result<EvalVariable, E> {
+            fn visit_f64<E: serde::de::Error>(
+                self,
+                n: f64,
+            ) -> std::result::Result<EvalVariable, E> {
                 Ok(EvalVariable::Number(n))
             }
-            fn visit_i64<E: serde::de::Error>(self, n: i64) -> std::result::Result<EvalVariable, E> {
+            fn visit_i64<E: serde::de::Error>(
+                self,
+                n: i64,
+            ) -> std::result::Result<EvalVariable, E> {
                 Ok(EvalVariable::Number(n as f64))
             }
-            fn visit_u64<E: serde::de::Error>(self, n: u64) -> std::result::Result<EvalVariable, E> {
+            fn visit_u64<E: serde::de::Error>(
+                self,
+                n: u64,
+            ) -> std::result::Result<EvalVariable, E> {
                 Ok(EvalVariable::Number(n as f64))
             }
         }
@@ -157,7 +172,9 @@ impl Decision for Eval {
 
 /// The reference receives parsed quantities: an invalid one cannot reach it.
 fn check_variable(name: &str, text: &str) -> Result<()> {
-    Quantity::parse(text).map(|_| ()).map_err(|e| e.to_error(&format!("variables.{name}"), text))
+    Quantity::parse(text)
+        .map(|_| ())
+        .map_err(|e| e.to_error(&format!("variables.{name}"), text))
 }
 
 /// Input of `resources.field`.
@@ -226,10 +243,8 @@ pub struct Aggregate;
 
 impl Decision for Aggregate {
     const ID: &'static str = "resources.aggregate";
-    const DOC: &'static str =
-        "Aggregate target containers' resources by sum/max (sidecarset_resources.go aggregateResources)";
-    const SOURCE: &'static str =
-        "pkg/webhook/pod/mutating/sidecarset_resources.go aggregateResources, aggregateResourcesBySum, aggregateResourcesByMax";
+    const DOC: &'static str = "Aggregate target containers' resources by sum/max (sidecarset_resources.go aggregateResources)";
+    const SOURCE: &'static str = "pkg/webhook/pod/mutating/sidecarset_resources.go aggregateResources, aggregateResourcesBySum, aggregateResourcesByMax";
     const ERRORS: &'static [&'static str] = &[INVALID_QUANTITY, QUANTITY_OUT_OF_RANGE];
     type Input = AggregateInput;
     type Output = AggregateOutput;
@@ -240,7 +255,11 @@ impl Decision for Aggregate {
             .into_iter()
             .enumerate()
             .map(|(n, c)| {
-                let c = Container { name: c.name, restart_policy: None, resources: c.resources };
+                let c = Container {
+                    name: c.name,
+                    restart_policy: None,
+                    resources: c.resources,
+                };
                 Target::from_container(&c, &format!("containers[{n}]"))
             })
             .collect::<Result<Vec<_>>>()?;
@@ -274,7 +293,10 @@ pub struct SidecarOutput {
 
 impl From<&policy::Applied> for SidecarOutput {
     fn from(a: &policy::Applied) -> Self {
-        SidecarOutput { limits: a.limits.clone(), requests: a.requests.clone() }
+        SidecarOutput {
+            limits: a.limits.clone(),
+            requests: a.requests.clone(),
+        }
     }
 }
 
@@ -285,8 +307,7 @@ impl Decision for Sidecar {
     const ID: &'static str = "resources.sidecar";
     const DOC: &'static str =
         "Apply a sidecar's resourcesPolicy to a pod (sidecarset_resources.go applyResourcesPolicy)";
-    const SOURCE: &'static str =
-        "pkg/webhook/pod/mutating/sidecarset_resources.go applyResourcesPolicy, getTargetContainers";
+    const SOURCE: &'static str = "pkg/webhook/pod/mutating/sidecarset_resources.go applyResourcesPolicy, getTargetContainers";
     const ERRORS: &'static [&'static str] = &[
         kind::SYNTAX_ERROR,
         INVALID_QUANTITY,
@@ -308,7 +329,11 @@ impl Decision for Sidecar {
         let Some(p) = &i.resources_policy else {
             return Ok(None);
         };
-        Ok(Some(SidecarOutput::from(&policy::apply(p, &i.pod, &i.sidecar_container_names)?)))
+        Ok(Some(SidecarOutput::from(&policy::apply(
+            p,
+            &i.pod,
+            &i.sidecar_container_names,
+        )?)))
     }
 }
 
@@ -328,10 +353,8 @@ pub struct ValidateExpr;
 
 impl Decision for ValidateExpr {
     const ID: &'static str = "resources.validate_expr";
-    const DOC: &'static str =
-        "Validate one resources expression (sidecarset validating webhook validateResourceExpression)";
-    const SOURCE: &'static str =
-        "pkg/webhook/sidecarset/validating/sidecarset_create_update_handler.go validateResourceExpression";
+    const DOC: &'static str = "Validate one resources expression (sidecarset validating webhook validateResourceExpression)";
+    const SOURCE: &'static str = "pkg/webhook/sidecarset/validating/sidecarset_create_update_handler.go validateResourceExpression";
     const ERRORS: &'static [&'static str] = CALCULATOR;
     type Input = ValidateExprInput;
     /// Always `true` (a rejected expression is an error).
@@ -359,8 +382,7 @@ pub struct Validate;
 
 impl Decision for Validate {
     const ID: &'static str = "resources.validate";
-    const DOC: &'static str =
-        "Validate a SidecarSet container's resourcesPolicy (validating webhook validateResourcesPolicy)";
+    const DOC: &'static str = "Validate a SidecarSet container's resourcesPolicy (validating webhook validateResourcesPolicy)";
     const SOURCE: &'static str = "pkg/webhook/sidecarset/validating/sidecarset_create_update_handler.go \
         validateResourcesPolicy, validateContainersForSidecarSet";
     const ERRORS: &'static [&'static str] = &[];

@@ -13,8 +13,8 @@
 
 pub mod compile;
 pub mod expression;
-pub mod goregex;
 pub mod fns;
+pub mod goregex;
 pub mod lexer;
 pub mod number;
 pub mod policy;

@@ -68,7 +68,10 @@ pub struct ResourceList {
 }
 
 /// Serialises a set quantity as its printed form (unset ones are skipped).
-fn printed<S: serde::Serializer>(q: &Option<Quantity<'static>>, s: S) -> std::result::Result<S::Ok, S::Error> {
+fn printed<S: serde::Serializer>(
+    q: &Option<Quantity<'static>>,
+    s: S,
+) -> std::result::Result<S::Ok, S::Error> {
     match q {
         Some(q) => s.collect_str(q),
         None => s.serialize_none(),

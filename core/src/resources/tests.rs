@@ -187,3 +187,109 @@ fn max_min_left_operand_takes_the_decimal_form_of_the_right() {
     // Without a decimal on the right the int64 form stays (its overflowing MilliValue is 0).
     assert_eq!(ev("min(20P, 30P) * 1", &[]), Ok("0".into()));
 }
+
+/// The sidecar decision called with typed values (no JSON) answers what its JSON form does.
+#[test]
+fn sidecar_decision_typed() {
+    use super::fns::{
+        Aggregate as AggregateFn, AggregateContainer, AggregateInput, Sidecar, SidecarInput,
+    };
+    let q = |s: &str| policy::QuantityText(s.into());
+    let resources = |cpu: &str, mem: &str| policy::ResourceRequirements {
+        limits: Some([("cpu".to_string(), q(cpu)), ("memory".to_string(), q(mem))].into()),
+        requests: Some([("cpu".to_string(), q(cpu))].into()),
+    };
+    let pod = PodContainers {
+        init_containers: vec![],
+        containers: vec![
+            Container {
+                name: "app".into(),
+                restart_policy: None,
+                resources: resources("500m", "1Gi"),
+            },
+            Container {
+                name: "web".into(),
+                restart_policy: None,
+                resources: resources("1", "512Mi"),
+            },
+        ],
+    };
+    let policy = ResourcesPolicy {
+        target_containers_mode: "sum".into(),
+        target_containers_name_regex: ".*".into(),
+        resources_expr: ResourcesExpr {
+            limits: Some(ResourceExprs {
+                cpu: "cpu * 50%".into(),
+                memory: "max(memory * 10%, 100Mi)".into(),
+            }),
+            requests: Some(ResourceExprs {
+                cpu: "cpu * 10%".into(),
+                memory: String::new(),
+            }),
+        },
+    };
+    let input = SidecarInput {
+        resources_policy: Some(policy),
+        pod,
+        sidecar_container_names: vec![],
+    };
+    let json_input = serde_json::json!({
+        "resourcesPolicy": {"targetContainersMode": "sum", "targetContainersNameRegex": ".*",
+            "resourcesExpr": {"limits": {"cpu": "cpu * 50%", "memory": "max(memory * 10%, 100Mi)"},
+                              "requests": {"cpu": "cpu * 10%"}}},
+        "pod": {"containers": [
+            {"name": "app", "resources": {"limits": {"cpu": "500m", "memory": "1Gi"}, "requests": {"cpu": "500m"}}},
+            {"name": "web", "resources": {"limits": {"cpu": "1", "memory": "512Mi"}, "requests": {"cpu": "1"}}}]}
+    });
+    let out = crate::decide::<Sidecar>(input.clone())
+        .unwrap()
+        .expect("a policy gives resources");
+    let show = |q: &Option<crate::quantity::Quantity<'static>>| q.as_ref().map(|q| q.to_string());
+    assert_eq!(show(&out.limits.cpu).as_deref(), Some("750m"));
+    assert_eq!(show(&out.requests.cpu).as_deref(), Some("150m"));
+    assert_eq!(out.requests.memory, None);
+    let by_json = crate::call("resources.sidecar", &json_input).unwrap();
+    assert_eq!(
+        by_json,
+        crate::registry::encode(&Some(out.clone())).unwrap()
+    );
+    // 10% of 1536Mi is 161061273.6 bytes: a quantity printed in milli-units, as Kubernetes does
+    assert_eq!(
+        by_json["limits"],
+        serde_json::json!({"cpu": "750m", "memory": "161061273600m"})
+    );
+    assert!(
+        by_json["requests"].get("memory").is_none(),
+        "an unset resource is absent"
+    );
+    // no policy: null
+    let none = SidecarInput {
+        resources_policy: None,
+        ..input
+    };
+    assert_eq!(crate::decide::<Sidecar>(none).unwrap(), None);
+    assert_eq!(
+        crate::call("resources.sidecar", &serde_json::json!({"pod": {}})).unwrap(),
+        serde_json::Value::Null
+    );
+
+    let agg = crate::decide::<AggregateFn>(AggregateInput {
+        mode: "max".into(),
+        containers: vec![
+            AggregateContainer {
+                name: "a".into(),
+                resources: resources("500m", "1Gi"),
+            },
+            AggregateContainer {
+                name: "b".into(),
+                resources: policy::ResourceRequirements::default(),
+            },
+        ],
+    })
+    .unwrap();
+    // max: a limit only if every target has it; a request if any has it
+    assert_eq!(
+        crate::registry::encode(&agg).unwrap(),
+        serde_json::json!({"limits": {}, "requests": {"cpu": "500m"}})
+    );
+}
