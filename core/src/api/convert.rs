@@ -12,6 +12,8 @@ use super::json::{ensure_obj, get};
 use super::schema::normalize;
 use super::types::{CONVERTIBLE, object_shape};
 use crate::error::{Error, Result};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 /// The apps.kruise.io group.
@@ -302,24 +304,26 @@ fn cronjob_down(obj: &Map<String, Value>) -> Result<()> {
     Ok(())
 }
 
-/// Registry handler: input `{"object": ..., "targetApiVersion": ...}`.
-pub fn handle(input: &Value) -> Result<Value> {
-    let inp = input
-        .as_object()
-        .ok_or_else(|| Error::invalid_input("input", "expected a JSON object"))?;
-    let object = get(inp, "object").ok_or_else(|| Error::invalid_input("object", "missing"))?;
-    let target = match get(inp, "targetApiVersion") {
-        Some(Value::String(s)) => s.as_str(),
-        Some(_) => {
-            return Err(Error::invalid_input(
-                "targetApiVersion",
-                "expected a string",
-            ));
-        }
-        None => return Err(Error::invalid_input("targetApiVersion", "missing")),
-    };
-    convert(object, target)
+/// Input of `api.convert`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ConvertInput {
+    /// The whole manifest to convert (`apiVersion`, `kind`, `metadata`, `spec`, `status`), carried
+    /// verbatim as JSON: the conversion decodes it against the source version's schema itself,
+    /// naming the failing field (e.g. `object.spec.replicas`). Required.
+    #[schemars(with = "serde_json::Map<String, Value>")]
+    pub object: Value,
+    /// The version to convert to: `apps.kruise.io/v1alpha1` or `apps.kruise.io/v1beta1` (other
+    /// values answer `unsupported_version`). Required.
+    pub target_api_version: String,
 }
+
+/// Output of `api.convert`: the converted manifest, as the webhook re-encodes the target Go type
+/// (members the target cannot hold dropped, times and quantities re-printed). Vectors compare it
+/// zero-pruned.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(transparent)]
+pub struct ConvertOutput(pub Value);
 
 #[cfg(test)]
 mod tests {
