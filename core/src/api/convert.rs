@@ -12,6 +12,8 @@ use super::json::{ensure_obj, get};
 use super::schema::normalize;
 use super::types::{CONVERTIBLE, object_shape};
 use crate::error::{Error, Result};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 /// The apps.kruise.io group.
@@ -40,11 +42,21 @@ pub const NAMESPACE_NAME_LABEL: &str = "kubernetes.io/metadata.name";
 /// Converts `object` (a whole manifest with apiVersion and kind) to `target`
 /// (`apps.kruise.io/v1alpha1` or `apps.kruise.io/v1beta1`).
 ///
-/// Errors, in this precedence: `invalid_input` (not an object, apiVersion/kind missing or not
-/// strings), `unsupported_version`, `same_version`, `unsupported_kind`, then the decode errors
-/// (`invalid_quantity` / `quantity_out_of_range` for a quantity apimachinery rejects, and
-/// `invalid_input` for a field of the wrong type, each naming the field), then
-/// `not_representable` (AdvancedCronJob `spec.template.imageListPullJobTemplate` to v1alpha1).
+/// The checks run in the order of the conversion webhook (controller-runtime
+/// `pkg/webhook/conversion/conversion.go` `handleConvertRequest`: decode the object, allocate the
+/// target object, `convertObject`), so the first failing one names the error:
+/// 1. `invalid_input`: not an object; apiVersion or kind not a string; kind empty; apiVersion
+///    with no version part (empty, `"/"`, `"group/"`, or more than one `/`), as apimachinery's
+///    `SimpleMetaFactory.Interpret` and `Serializer.Decode` refuse them.
+/// 2. `unsupported_version` (`object.apiVersion`) for a source outside
+///    apps.kruise.io/{v1alpha1,v1beta1}: the scheme has no such apps.kruise.io type.
+/// 3. For a kind convertible in v1.9.0, the object is decoded into its source version's schema
+///    first: `invalid_quantity` / `quantity_out_of_range` for a quantity apimachinery rejects,
+///    `invalid_input` for a field of the wrong type (each naming the field). A kind with no
+///    conversion is not decoded (kruise-core has no schema for it).
+/// 4. `unsupported_version` (`targetApiVersion`), then `same_version`, then `unsupported_kind`.
+/// 5. `not_representable` (AdvancedCronJob `spec.template.imageListPullJobTemplate` to
+///    v1alpha1).
 ///
 /// ```
 /// use serde_json::json;
@@ -52,51 +64,49 @@ pub const NAMESPACE_NAME_LABEL: &str = "kubernetes.io/metadata.name";
 ///     "metadata": {"name": "d"}, "status": {"daemonSetHash": "h1"}});
 /// let out = kruise_core::api::convert::convert(&ds, "apps.kruise.io/v1beta1")?;
 /// assert_eq!(out["status"], json!({"updateRevision": "h1"}));
+/// // The object is decoded before the target version is judged, as the webhook does.
+/// let bad = json!({"apiVersion": "apps.kruise.io/v1alpha1", "kind": "DaemonSet", "metadata": "50%"});
+/// let e = kruise_core::api::convert::convert(&bad, "apps/v1").unwrap_err();
+/// assert_eq!((e.kind, e.field.as_deref()), ("invalid_input", Some("object.metadata")));
 /// # Ok::<(), kruise_core::Error>(())
 /// ```
 pub fn convert(object: &Value, target: &str) -> Result<Value> {
     let obj = object
         .as_object()
         .ok_or_else(|| Error::invalid_input("object", "the manifest must be a JSON object"))?;
-    let api_version = match obj.get("apiVersion") {
-        Some(Value::String(s)) if !s.is_empty() => s.as_str(),
-        _ => {
-            return Err(Error::invalid_input(
-                "object.apiVersion",
-                "missing or not a string",
-            ));
-        }
+    // Interpret reads both members as strings (null reads as empty) before looking at either.
+    let type_meta = |key: &str| match obj.get(key) {
+        None | Some(Value::Null) => Ok(""),
+        Some(Value::String(s)) => Ok(s.as_str()),
+        Some(_) => Err(Error::invalid_input(format!("object.{key}"), "not a string")),
     };
-    let kind = match obj.get("kind") {
-        Some(Value::String(s)) if !s.is_empty() => s.as_str(),
-        _ => {
-            return Err(Error::invalid_input(
-                "object.kind",
-                "missing or not a string",
-            ));
-        }
-    };
-    let from_beta = version_of(api_version, "object.apiVersion")?;
-    let to_beta = version_of(target, "targetApiVersion")?;
-    if from_beta == to_beta {
-        return Err(Error::at(
-            SAME_VERSION,
-            "targetApiVersion",
-            format!("conversion is not allowed between same type ({kind} is already {target})"),
+    let api_version = type_meta("apiVersion")?;
+    let kind = type_meta("kind")?;
+    if kind.is_empty() {
+        return Err(Error::invalid_input("object.kind", "missing or empty"));
+    }
+    if !has_version_part(api_version) {
+        return Err(Error::invalid_input(
+            "object.apiVersion",
+            format!("{api_version:?} is missing or has no version"),
         ));
     }
-    let (Some(src), Some(dst)) = (object_shape(kind, from_beta), object_shape(kind, to_beta))
-    else {
-        return Err(Error::at(
-            UNSUPPORTED_KIND,
-            "object.kind",
-            format!(
-                "{kind} has no conversion in OpenKruise v1.9.0 (convertible: {})",
-                CONVERTIBLE.join(", ")
-            ),
-        ));
+    let from_beta = version_of(api_version, "object.apiVersion")?;
+    let Some(src) = object_shape(kind, from_beta) else {
+        // No such type in the scheme: the decoder's "no kind is registered" error, which the
+        // webhook reports for the pair of versions.
+        let to_beta = version_of(target, "targetApiVersion")?;
+        if from_beta == to_beta {
+            return Err(same_version(kind, target));
+        }
+        return Err(unsupported_kind(kind));
     };
     let mut v = normalize(object, src, "object")?.unwrap_or(Value::Null);
+    let to_beta = version_of(target, "targetApiVersion")?;
+    if from_beta == to_beta {
+        return Err(same_version(kind, target));
+    }
+    let dst = object_shape(kind, to_beta).ok_or_else(|| unsupported_kind(kind))?;
     let m = v
         .as_object_mut()
         .ok_or_else(|| Error::invalid_input("object", "the manifest must be a JSON object"))?;
@@ -115,6 +125,34 @@ pub fn convert(object: &Value, target: &str) -> Result<Value> {
         drop_empty_meta_maps(m);
     }
     Ok(out)
+}
+
+/// Whether apimachinery's `schema.ParseGroupVersion` finds a version in `gv`: not `""` or `"/"`,
+/// at most one `/`, and something after it.
+fn has_version_part(gv: &str) -> bool {
+    match gv.split_once('/') {
+        None => !gv.is_empty(),
+        Some((_, version)) => !version.is_empty() && !version.contains('/'),
+    }
+}
+
+fn same_version(kind: &str, target: &str) -> Error {
+    Error::at(
+        SAME_VERSION,
+        "targetApiVersion",
+        format!("conversion is not allowed between same type ({kind} is already {target})"),
+    )
+}
+
+fn unsupported_kind(kind: &str) -> Error {
+    Error::at(
+        UNSUPPORTED_KIND,
+        "object.kind",
+        format!(
+            "{kind} has no conversion in OpenKruise v1.9.0 (convertible: {})",
+            CONVERTIBLE.join(", ")
+        ),
+    )
 }
 
 /// `true` for v1beta1, `false` for v1alpha1; anything else is `unsupported_version` at `field`.
@@ -266,24 +304,26 @@ fn cronjob_down(obj: &Map<String, Value>) -> Result<()> {
     Ok(())
 }
 
-/// Registry handler: input `{"object": ..., "targetApiVersion": ...}`.
-pub fn handle(input: &Value) -> Result<Value> {
-    let inp = input
-        .as_object()
-        .ok_or_else(|| Error::invalid_input("input", "expected a JSON object"))?;
-    let object = get(inp, "object").ok_or_else(|| Error::invalid_input("object", "missing"))?;
-    let target = match get(inp, "targetApiVersion") {
-        Some(Value::String(s)) => s.as_str(),
-        Some(_) => {
-            return Err(Error::invalid_input(
-                "targetApiVersion",
-                "expected a string",
-            ));
-        }
-        None => return Err(Error::invalid_input("targetApiVersion", "missing")),
-    };
-    convert(object, target)
+/// Input of `api.convert`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ConvertInput {
+    /// The whole manifest to convert (`apiVersion`, `kind`, `metadata`, `spec`, `status`), carried
+    /// verbatim as JSON: the conversion decodes it against the source version's schema itself,
+    /// naming the failing field (e.g. `object.spec.replicas`). Required.
+    #[schemars(with = "serde_json::Map<String, Value>")]
+    pub object: Value,
+    /// The version to convert to: `apps.kruise.io/v1alpha1` or `apps.kruise.io/v1beta1` (other
+    /// values answer `unsupported_version`). Required.
+    pub target_api_version: String,
 }
+
+/// Output of `api.convert`: the converted manifest, as the webhook re-encodes the target Go type
+/// (members the target cannot hold dropped, times and quantities re-printed). Vectors compare it
+/// zero-pruned.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(transparent)]
+pub struct ConvertOutput(pub Value);
 
 #[cfg(test)]
 mod tests {
@@ -383,6 +423,46 @@ mod tests {
             convert(&acj, V1ALPHA1).unwrap()["status"]["type"],
             "ImageListPullJob"
         );
+    }
+
+    /// The webhook decodes the object before it allocates the target object, so a field that does
+    /// not decode wins over the target version's errors; a kind with no conversion is not decoded.
+    #[test]
+    fn object_is_decoded_before_the_target_is_judged() {
+        let bj = json!({"apiVersion": V1ALPHA1, "kind": "BroadcastJob", "metadata": "50%"});
+        for target in ["apps/v1", "apps.kruise.io/v2", V1ALPHA1, ""] {
+            let e = convert(&bj, target).unwrap_err();
+            assert_eq!((e.kind, e.field.as_deref()), ("invalid_input", Some("object.metadata")), "{target}");
+        }
+        let ds = json!({"apiVersion": V1BETA1, "kind": "DaemonSet",
+            "spec": {"template": {"spec": {"containers": [{"name": "c", "resources": {"limits": {"cpu": "x"}}}]}}}});
+        assert_eq!(convert(&ds, V1BETA1).unwrap_err().kind, "invalid_quantity");
+        // A kind the scheme does not have: the version errors stay first.
+        let ws = json!({"apiVersion": V1ALPHA1, "kind": "Foo", "metadata": "50%"});
+        assert_eq!(convert(&ws, "apps/v1").unwrap_err().kind, UNSUPPORTED_VERSION);
+        assert_eq!(convert(&ws, V1ALPHA1).unwrap_err().kind, SAME_VERSION);
+        assert_eq!(convert(&ws, V1BETA1).unwrap_err().kind, UNSUPPORTED_KIND);
+        // A source outside apps.kruise.io is not decoded either.
+        let e = convert(&json!({"apiVersion": "apps/v2", "kind": "BroadcastJob", "metadata": "50%"}), V1BETA1).unwrap_err();
+        assert_eq!((e.kind, e.field.as_deref()), (UNSUPPORTED_VERSION, Some("object.apiVersion")));
+    }
+
+    /// apimachinery's Interpret: the kind is required before the version, and an apiVersion
+    /// without a version part is missing.
+    #[test]
+    fn type_meta_is_read_as_the_decoder_reads_it() {
+        let e = convert(&json!({}), V1BETA1).unwrap_err();
+        assert_eq!((e.kind, e.field.as_deref()), ("invalid_input", Some("object.kind")));
+        let e = convert(&json!({"apiVersion": 1, "kind": "DaemonSet"}), V1BETA1).unwrap_err();
+        assert_eq!((e.kind, e.field.as_deref()), ("invalid_input", Some("object.apiVersion")));
+        for av in ["", "/", "apps.kruise.io/", "apps.kruise.io/v1alpha1/x", "a/b/c"] {
+            let e = convert(&json!({"apiVersion": av, "kind": "DaemonSet"}), V1BETA1).unwrap_err();
+            assert_eq!((e.kind, e.field.as_deref()), ("invalid_input", Some("object.apiVersion")), "{av:?}");
+        }
+        for av in ["apps.kruise.io", "v1", "/v1"] {
+            let e = convert(&json!({"apiVersion": av, "kind": "DaemonSet"}), V1BETA1).unwrap_err();
+            assert_eq!(e.kind, UNSUPPORTED_VERSION, "{av:?}");
+        }
     }
 
     #[test]

@@ -3,8 +3,10 @@
 //! (`apis/apps/defaults/v1alpha1.go`). Pod-template defaults, SidecarSet hash annotations and
 //! statuses are not touched; everything not named here is left exactly as given.
 
-use super::json::{as_obj, bool_at, default_empty, default_nil, ensure_obj, get, is_nil, str_at};
+use super::json::{as_obj, default_empty, default_nil, ensure_obj, get, is_nil, str_at};
 use crate::error::{Error, Result};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use std::sync::LazyLock;
 
@@ -457,25 +459,59 @@ pub fn image_tag(image: &str) -> Option<String> {
     })
 }
 
-/// Registry handler: input `{"object", "now", "featureGates"?}`.
-pub fn handle(input: &Value) -> Result<Value> {
-    let inp = as_obj(input, "input")?;
-    let object = get(inp, "object").ok_or_else(|| Error::invalid_input("object", "missing"))?;
-    let now = match get(inp, "now") {
-        Some(v) => super::schema::time(v, "now")?,
-        None => String::new(),
-    };
-    let mut gates = Gates::default();
-    if let Some(g) = get(inp, "featureGates") {
-        let g = as_obj(g, "featureGates")?;
-        if let Some(b) = bool_at(g, "StatefulSetAutoDeletePVC", "featureGates")? {
-            gates.auto_delete_pvc = b;
-        }
-        if let Some(b) = bool_at(g, "StatefulSetAutoResizePVCGate", "featureGates")? {
-            gates.auto_resize_pvc = b;
+/// Input of `api.default`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct DefaultInput {
+    /// The object to default (`apiVersion` and `kind` pick the SetDefaults function), carried
+    /// verbatim as JSON: the answer is this object with the defaults filled in, every member not
+    /// defaulted left exactly as given. Required.
+    #[schemars(with = "serde_json::Map<String, Value>")]
+    pub object: Value,
+    /// The clock (RFC 3339; normalised to UTC whole seconds), NodeImage's `createdAt` default.
+    /// Absent or `null`: no clock (an empty `createdAt`).
+    #[serde(default)]
+    pub now: Option<String>,
+    /// Feature gates the StatefulSet defaults read; absent or `null` gates keep their v1.9.0
+    /// defaults, other gates are ignored.
+    #[serde(default)]
+    pub feature_gates: Option<DefaultFeatureGates>,
+}
+
+/// The feature gates `api.default` reads (others are ignored).
+#[derive(Debug, Clone, Copy, Default, Deserialize, JsonSchema)]
+pub struct DefaultFeatureGates {
+    /// `StatefulSetAutoDeletePVC` (`null` or absent: on).
+    #[serde(default, rename = "StatefulSetAutoDeletePVC")]
+    pub statefulset_auto_delete_pvc: Option<bool>,
+    /// `StatefulSetAutoResizePVCGate` (`null` or absent: off).
+    #[serde(default, rename = "StatefulSetAutoResizePVCGate")]
+    pub statefulset_auto_resize_pvc_gate: Option<bool>,
+}
+
+impl From<Option<DefaultFeatureGates>> for Gates {
+    fn from(g: Option<DefaultFeatureGates>) -> Self {
+        let d = Gates::default();
+        let g = g.unwrap_or_default();
+        Gates {
+            auto_delete_pvc: g.statefulset_auto_delete_pvc.unwrap_or(d.auto_delete_pvc),
+            auto_resize_pvc: g.statefulset_auto_resize_pvc_gate.unwrap_or(d.auto_resize_pvc),
         }
     }
-    apply(object, &now, gates)
+}
+
+/// Output of `api.default`: the defaulted object. Vectors compare it null-pruned.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(transparent)]
+pub struct DefaultOutput(pub Value);
+
+/// Decides `api.default` on a typed input.
+pub(crate) fn decide_typed(i: DefaultInput) -> Result<DefaultOutput> {
+    let now = match &i.now {
+        Some(t) => super::schema::time(&Value::String(t.clone()), "now")?,
+        None => String::new(),
+    };
+    apply(&i.object, &now, i.feature_gates.into()).map(DefaultOutput)
 }
 
 #[cfg(test)]
@@ -581,7 +617,7 @@ mod tests {
                 .as_deref(),
             Some("now")
         );
-        let out = handle(&json!({"object": ni, "now": "2026-06-21T10:00:00.9+02:00"})).unwrap();
+        let out = crate::call("api.default", &json!({"object": ni, "now": "2026-06-21T10:00:00.9+02:00"})).unwrap();
         assert_eq!(
             out["spec"]["images"]["a"]["tags"][0]["createdAt"],
             "2026-06-21T08:00:00Z"

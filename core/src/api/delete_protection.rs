@@ -4,9 +4,11 @@
 //! A denial is reported as an error whose kind says why (`deletion_forbidden_*`,
 //! `crd_cascading_gate_disabled`); the message is the webhook's 403 text.
 
-use super::json::{as_obj, bool_at, get, int_at, list_at, obj_at, str_at};
+use super::json::{as_obj, get, int_at, list_at, obj_at, str_at};
 use crate::error::{Error, Result};
-use serde_json::{Map, Value, json};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 
 /// The protection label.
 pub const LABEL: &str = "policy.kruise.io/delete-protection";
@@ -176,40 +178,106 @@ pub fn check(
     }
 }
 
-/// Registry handler: input `{"kind", "object", "dependents"?, "featureGates"?, "operation"?,
-/// "subResource"?}`; output `{"allowed": true}` or a denial error.
-pub fn handle(input: &Value) -> Result<Value> {
-    let inp = as_obj(input, "input")?;
-    let kind = str_at(inp, "kind", "")?.ok_or_else(|| Error::invalid_input("kind", "missing"))?;
-    let object = as_obj(
-        get(inp, "object").ok_or_else(|| Error::invalid_input("object", "missing"))?,
-        "object",
-    )?;
-    let deps = obj_at(inp, "dependents", "")?;
-    let gates = match obj_at(inp, "featureGates", "")? {
-        Some(g) => Gates {
-            resources_deletion_protection: bool_at(
-                g,
-                "ResourcesDeletionProtection",
-                "featureGates",
-            )?
-            .unwrap_or(false),
-            crd_cascading: bool_at(g, "DeletionProtectionForCRDCascadingGate", "featureGates")?
-                .unwrap_or(false),
-        },
-        None => Gates::default(),
+/// Input of `api.delete_protection`: the admission request of a deletion.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct DeleteProtectionInput {
+    /// The kind of the object (`Deployment`, `ReplicaSet`, `StatefulSet`, `CloneSet`,
+    /// `UnitedDeployment`, `Namespace`, `CustomResourceDefinition`, `Service`, `Ingress` are
+    /// protected; any other kind is allowed). Required.
+    pub kind: String,
+    /// The stored object, as JSON: the webhook reads only `metadata.deletionTimestamp`, the
+    /// `policy.kruise.io/delete-protection` label and (workloads) `spec.replicas` (absent or
+    /// `null` members read as Go zero values, other members are ignored, a member read with the
+    /// wrong JSON type is `invalid_input` naming it). Required.
+    #[schemars(with = "serde_json::Map<String, Value>")]
+    pub object: Value,
+    /// What the webhook lists for a `Cascading` Namespace or CRD (absent or `null`: nothing).
+    #[serde(default)]
+    pub dependents: Option<Dependents>,
+    /// The feature gates the webhook reads (absent or `null`: both off, the v1.9.0 defaults).
+    #[serde(default)]
+    pub feature_gates: Option<DeleteProtectionFeatureGates>,
+    /// The admission operation (absent or `null`: `DELETE`); any other operation is allowed.
+    #[serde(default)]
+    pub operation: Option<String>,
+    /// The admission sub-resource (absent or `null`: none); a sub-resource is allowed.
+    #[serde(default)]
+    pub sub_resource: Option<String>,
+}
+
+/// The objects a `Cascading` deletion is checked against, each list as JSON (read only when the
+/// check needs it: `metadata.deletionTimestamp` and `status.phase` of each element; other members
+/// of this object are ignored). Absent or `null` lists are empty.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Dependents {
+    /// The Namespace's pods (active: not terminating, phase not `Succeeded`/`Failed`).
+    #[serde(default)]
+    #[schemars(with = "Option<Vec<serde_json::Map<String, Value>>>")]
+    pub pods: Option<Value>,
+    /// The Namespace's PersistentVolumeClaims (counted: not terminating, phase `Bound`).
+    #[serde(default)]
+    #[schemars(with = "Option<Vec<serde_json::Map<String, Value>>>")]
+    pub persistent_volume_claims: Option<Value>,
+    /// The CRD's custom resources (counted: not terminating).
+    #[serde(default)]
+    #[schemars(with = "Option<Vec<serde_json::Map<String, Value>>>")]
+    pub custom_resources: Option<Value>,
+}
+
+/// The feature gates `api.delete_protection` reads (others are ignored).
+#[derive(Debug, Clone, Copy, Default, Deserialize, JsonSchema)]
+pub struct DeleteProtectionFeatureGates {
+    /// `ResourcesDeletionProtection` (absent or `null`: off): without it nothing is protected.
+    #[serde(default, rename = "ResourcesDeletionProtection")]
+    pub resources_deletion_protection: Option<bool>,
+    /// `DeletionProtectionForCRDCascadingGate` (absent or `null`: off).
+    #[serde(default, rename = "DeletionProtectionForCRDCascadingGate")]
+    pub deletion_protection_for_crd_cascading_gate: Option<bool>,
+}
+
+/// Output of `api.delete_protection`: the deletion is allowed (a denial is an error whose kind
+/// says why).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct DeleteProtectionOutput {
+    /// Always `true`.
+    pub allowed: bool,
+}
+
+/// Decides `api.delete_protection` on a typed input.
+pub(crate) fn decide_typed(i: DeleteProtectionInput) -> Result<DeleteProtectionOutput> {
+    let object = as_obj(&i.object, "object")?;
+    let deps = i.dependents.map(|d| {
+        let mut m = Map::new();
+        for (k, v) in [
+            ("pods", d.pods),
+            ("persistentVolumeClaims", d.persistent_volume_claims),
+            ("customResources", d.custom_resources),
+        ] {
+            if let Some(v) = v {
+                m.insert(k.to_owned(), v);
+            }
+        }
+        m
+    });
+    let g = i.feature_gates.unwrap_or_default();
+    let gates = Gates {
+        resources_deletion_protection: g.resources_deletion_protection.unwrap_or(false),
+        crd_cascading: g.deletion_protection_for_crd_cascading_gate.unwrap_or(false),
     };
-    let op = str_at(inp, "operation", "")?.unwrap_or("DELETE");
-    let sub = str_at(inp, "subResource", "")?.unwrap_or("");
+    let op = i.operation.as_deref().unwrap_or("DELETE");
+    let sub = i.sub_resource.as_deref().unwrap_or("");
     if op == "DELETE" && sub.is_empty() {
-        check(kind, object, deps, gates)?;
+        check(&i.kind, object, deps.as_ref(), gates)?;
     }
-    Ok(json!({"allowed": true}))
+    Ok(DeleteProtectionOutput { allowed: true })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     const ON: Gates = Gates {
         resources_deletion_protection: true,

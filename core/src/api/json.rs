@@ -131,3 +131,92 @@ pub fn default_empty(obj: &mut Map<String, Value>, key: &str, v: Value) {
         obj.insert(key.to_owned(), v);
     }
 }
+
+/// The JSON type a member of a function's own input must have when present and not `null`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Want {
+    /// Any value (an object carried or read as JSON; its own checks come later).
+    Any,
+    /// A JSON object.
+    Object,
+    /// A string.
+    String,
+    /// A boolean.
+    Bool,
+    /// An integer within int64.
+    Int,
+    /// An array.
+    Array,
+    /// An RFC 3339 time string.
+    Time,
+    /// A JSON object of feature gates: the gates listed, when present and not `null`, are
+    /// booleans (`invalid_input` naming `<member>.<gate>`); others are not read.
+    Gates(&'static [&'static str]),
+}
+
+impl Want {
+    fn accepts(self, v: &Value) -> bool {
+        match self {
+            Want::Any => true,
+            Want::Object => v.is_object(),
+            Want::String => v.is_string(),
+            Want::Bool => v.is_boolean(),
+            // `-0` is the integer 0, as the registry's decode reads it (Go's encoding/json too)
+            Want::Int => v.as_i64().is_some() || v.as_f64().is_some_and(|x| x == 0.0 && x.is_sign_negative()),
+            Want::Array => v.is_array(),
+            Want::Time => v.is_string(),
+            Want::Gates(_) => v.is_object(),
+        }
+    }
+
+    fn describe(self) -> &'static str {
+        match self {
+            Want::Any => "a value",
+            Want::Object => "a JSON object",
+            Want::String => "a string",
+            Want::Bool => "a boolean",
+            Want::Int => "an integer",
+            Want::Array => "an array",
+            Want::Time => "an RFC 3339 time string",
+            Want::Gates(_) => "a JSON object",
+        }
+    }
+}
+
+/// One member of a function's own input: its name, its JSON type, and whether it is required
+/// (absent or `null` is then `invalid_input` "missing").
+pub type Member = (&'static str, Want, bool);
+
+/// The checks of a function's own input object that run before it is decoded (the
+/// `Decision::check_json` of the api family), in this order: a member not in `members`, a
+/// non-object input (`input`), then each member in the order given (the order the function reads
+/// them): a wrong JSON type, or missing when required. Each error is `invalid_input` naming the
+/// member. Members are then decoded by serde, which finds nothing more at the top level; a `null`
+/// member reads as absent.
+pub fn own_input(input: &Value, members: &[Member]) -> Result<()> {
+    let names: Vec<&str> = members.iter().map(|m| m.0).collect();
+    only_members(input, &names)?;
+    let obj = as_obj(input, "input")?;
+    for &(name, want, required) in members {
+        match get(obj, name) {
+            None if required => return Err(Error::invalid_input(name, "missing")),
+            Some(v) if !want.accepts(v) => {
+                return Err(Error::invalid_input(name, format_args!("expected {}", want.describe())));
+            }
+            Some(v) => match want {
+                Want::Time => {
+                    super::schema::time(v, name)?;
+                }
+                Want::Gates(gates) => {
+                    let g = as_obj(v, name)?;
+                    for gate in gates {
+                        bool_at(g, gate, name)?;
+                    }
+                }
+                _ => {}
+            },
+            None => {}
+        }
+    }
+    Ok(())
+}

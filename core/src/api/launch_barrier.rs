@@ -4,28 +4,66 @@
 //! Priorities are released from the highest number downwards, one level per reconcile, as the
 //! containers of higher levels become ready.
 
-use super::json::{as_obj, bool_at, get, list_at, obj_at, str_at};
+use super::json::{as_obj, bool_at, list_at, obj_at, str_at};
 use super::launch_priority::{BARRIER_ENV, COMPLETED_ANNOTATION, key};
 use crate::error::{Error, Result};
 use crate::intstr::atoi;
-use serde_json::{Map, Value, json};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 
 /// Error kind: a barrier env lacks `valueFrom.configMapKeyRef` or its key is shorter than 2 bytes.
 pub const MALFORMED_BARRIER_ENV: &str = "malformed_barrier_env";
 
-/// The controller's answer for one pod.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The controller's answer for one pod (the output of `api.launch_barrier_next`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(rename = "LaunchBarrierNextOutput")]
 pub struct Next {
-    /// Priorities of containers not yet ready, ascending (duplicates kept).
+    /// Priorities of containers with a barrier env that are not yet ready, ascending
+    /// (duplicates kept).
     pub next_priorities: Vec<i64>,
-    /// The event filter's verdict.
+    /// The event filter's verdict: the pod is enqueued for a reconcile.
     pub should_enqueue: bool,
     /// The barrier ConfigMap is missing and gets created (nothing else happens).
     pub create_barrier: bool,
-    /// The key added to the barrier (value `"true"`), if any.
+    /// The key added to the barrier ConfigMap (value `"true"`); `null`: none.
     pub add_key: Option<String>,
-    /// The completion annotation is written.
+    /// The `apps.kruise.io/container-launch-priority-completed` annotation is written.
     pub mark_completed: bool,
+}
+
+/// Input of `api.launch_barrier_next`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct LaunchBarrierNextInput {
+    /// The pod, as JSON: the controller reads only `spec.containers[].name` and their
+    /// `KRUISE_CONTAINER_BARRIER` env (`valueFrom.configMapKeyRef.key`),
+    /// `status.containerStatuses[].name`/`ready`, the `ContainersReady` condition and the
+    /// completion annotation (absent or `null` members read as Go zero values, other members are
+    /// ignored, a member read with the wrong JSON type is `invalid_input` naming it). Required.
+    #[schemars(with = "serde_json::Map<String, Value>")]
+    pub pod: Value,
+    /// The barrier ConfigMap; absent or `null`: it does not exist.
+    #[serde(default)]
+    pub barrier: Option<Barrier>,
+}
+
+/// The barrier ConfigMap of a pod (only its `data` keys are read; other members are ignored).
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+pub struct Barrier {
+    /// The ConfigMap's data: the keys `p_<priority>` already released (values are not read).
+    /// Absent or `null`: empty.
+    #[serde(default)]
+    pub data: Option<Map<String, Value>>,
+}
+
+/// Decides `api.launch_barrier_next` on a typed input.
+pub(crate) fn decide_typed(i: LaunchBarrierNextInput) -> Result<Next> {
+    let pod = as_obj(&i.pod, "pod")?;
+    let empty = Map::new();
+    let barrier = i.barrier.as_ref().map(|b| b.data.as_ref().unwrap_or(&empty));
+    decide(pod, barrier)
 }
 
 /// The priority of a container from its first barrier env: Go `strconv.Atoi(key[2:])` with the
@@ -150,31 +188,10 @@ pub fn decide(pod: &Map<String, Value>, barrier: Option<&Map<String, Value>>) ->
     })
 }
 
-/// Registry handler: input `{"pod", "barrier": {"data"} | null}`.
-pub fn handle(input: &Value) -> Result<Value> {
-    let inp = as_obj(input, "input")?;
-    let pod = as_obj(
-        get(inp, "pod").ok_or_else(|| Error::invalid_input("pod", "missing"))?,
-        "pod",
-    )?;
-    let empty = Map::new();
-    let barrier = match obj_at(inp, "barrier", "")? {
-        None => None,
-        Some(b) => Some(obj_at(b, "data", "barrier")?.unwrap_or(&empty)),
-    };
-    let n = decide(pod, barrier)?;
-    Ok(json!({
-        "nextPriorities": n.next_priorities,
-        "shouldEnqueue": n.should_enqueue,
-        "createBarrier": n.create_barrier,
-        "addKey": n.add_key,
-        "markCompleted": n.mark_completed,
-    }))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn env(k: &str) -> Map<String, Value> {
         json!({"name": "a", "env": [{"name": BARRIER_ENV, "valueFrom": {"configMapKeyRef": {"key": k}}}]})

@@ -3,10 +3,12 @@
 //! constants in `apis/apps/pub/launch_priority.go`, key format in
 //! `pkg/util/containerlaunchpriority/container_launch_priority.go`).
 
-use super::json::{as_obj, get, list_at, obj_at, str_at};
+use super::json::{as_obj, list_at, obj_at, str_at};
 use crate::error::{Error, Result};
 use crate::intstr::atoi;
-use serde_json::{Value, json};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 /// User env holding a container's priority.
 pub const PRIORITY_ENV: &str = "KRUISE_CONTAINER_PRIORITY";
@@ -67,17 +69,58 @@ pub fn decide(ordered_annotation: Option<&str>, containers: &[Value]) -> Result<
     Ok(Some(out))
 }
 
-/// Registry handler: input `{"pod", "operation"?, "subResource"?, "resource"?}`; output
-/// `{"skip": true}` or `{"skip": false, "priorities", "barrierConfigMap", "keys"}`.
-pub fn handle(input: &Value) -> Result<Value> {
-    let inp = as_obj(input, "input")?;
-    let operation = str_at(inp, "operation", "")?.unwrap_or("CREATE");
-    let sub = str_at(inp, "subResource", "")?.unwrap_or("");
-    let resource = str_at(inp, "resource", "")?.unwrap_or("pods");
-    let pod = as_obj(
-        get(inp, "pod").ok_or_else(|| Error::invalid_input("pod", "missing"))?,
-        "pod",
-    )?;
+/// Input of `api.launch_priority`: the pod-creation admission request.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct LaunchPriorityInput {
+    /// The admission operation (absent or `null`: `CREATE`); any other operation is skipped.
+    #[serde(default)]
+    pub operation: Option<String>,
+    /// The admission sub-resource (absent or `null`: none); a sub-resource is skipped.
+    #[serde(default)]
+    pub sub_resource: Option<String>,
+    /// The admission resource (absent or `null`: `pods`); another resource is skipped.
+    #[serde(default)]
+    pub resource: Option<String>,
+    /// The pod being created (after SidecarSet injection), as JSON: the webhook reads only
+    /// `metadata.name`, `metadata.generateName`, the `apps.kruise.io/container-launch-priority`
+    /// annotation and `spec.containers[].env` (absent or `null` members read as Go zero values,
+    /// other members are ignored, a member read with the wrong JSON type is `invalid_input`
+    /// naming it). Required.
+    #[schemars(with = "serde_json::Map<String, Value>")]
+    pub pod: Value,
+}
+
+/// Output of `api.launch_priority`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LaunchPriorityOutput {
+    /// `true`: the webhook injects nothing (and the other members are absent).
+    pub skip: bool,
+    /// One priority per container, in `spec.containers` order (absent when skipped).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub priorities: Option<Vec<i64>>,
+    /// The barrier ConfigMap's name, `<pod name>-barrier` (a nameless pod with `generateName`
+    /// `g` gives `g<generated>-barrier`: the reference's random suffix is the literal
+    /// `<generated>`); absent when skipped.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub barrier_config_map: Option<String>,
+    /// The ConfigMap key of each container's `KRUISE_CONTAINER_BARRIER` env, `p_<priority>`, in
+    /// container order (absent when skipped).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub keys: Option<Vec<String>>,
+}
+
+impl LaunchPriorityOutput {
+    const SKIP: Self = LaunchPriorityOutput { skip: true, priorities: None, barrier_config_map: None, keys: None };
+}
+
+/// Decides `api.launch_priority` on a typed input.
+pub(crate) fn decide_typed(i: LaunchPriorityInput) -> Result<LaunchPriorityOutput> {
+    let operation = i.operation.as_deref().unwrap_or("CREATE");
+    let sub = i.sub_resource.as_deref().unwrap_or("");
+    let resource = i.resource.as_deref().unwrap_or("pods");
+    let pod = as_obj(&i.pod, "pod")?;
     let meta = obj_at(pod, "metadata", "pod")?;
     let annotation = match meta
         .map(|m| obj_at(m, "annotations", "pod.metadata"))
@@ -92,10 +135,10 @@ pub fn handle(input: &Value) -> Result<Value> {
         None => &[],
     };
     if operation != "CREATE" || resource != "pods" || !sub.is_empty() {
-        return Ok(json!({"skip": true}));
+        return Ok(LaunchPriorityOutput::SKIP);
     }
     let Some(priorities) = decide(annotation, containers)? else {
-        return Ok(json!({"skip": true}));
+        return Ok(LaunchPriorityOutput::SKIP);
     };
     let name = match meta {
         Some(m) => str_at(m, "name", "pod.metadata")?.unwrap_or(""),
@@ -117,14 +160,18 @@ pub fn handle(input: &Value) -> Result<Value> {
         _ => name,
     };
     let keys: Vec<String> = priorities.iter().map(|p| key(*p)).collect();
-    Ok(
-        json!({"skip": false, "priorities": priorities, "barrierConfigMap": format!("{name}-barrier"), "keys": keys}),
-    )
+    Ok(LaunchPriorityOutput {
+        skip: false,
+        priorities: Some(priorities),
+        barrier_config_map: Some(format!("{name}-barrier")),
+        keys: Some(keys),
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn c(v: &str) -> Value {
         json!({"name": "c", "env": [{"name": PRIORITY_ENV, "value": v}]})
@@ -154,7 +201,7 @@ mod tests {
     fn generated_name_placeholder() {
         let pod = json!({"metadata": {"generateName": "web-", "annotations": {PRIORITY_ANNOTATION: "Ordered"}},
             "spec": {"containers": [{"name": "a"}, {"name": "b"}]}});
-        let out = handle(&json!({"pod": pod})).unwrap();
+        let out = crate::call("api.launch_priority", &json!({"pod": pod})).unwrap();
         assert_eq!(out["barrierConfigMap"], "web-<generated>-barrier");
     }
 

@@ -7,6 +7,8 @@
 use super::convert::NAMESPACE_NAME_LABEL;
 use super::json::{as_obj, get, list_at, obj_at, str_at};
 use crate::error::{Error, Result};
+use schemars::JsonSchema;
+use serde::Deserialize;
 use serde_json::Value;
 
 /// The index value of SidecarSets that may target any namespace.
@@ -60,11 +62,16 @@ pub fn index(object: &Value) -> Result<Vec<String>> {
     Ok(vec![CLUSTER_SCOPE.into()])
 }
 
-/// Registry handler: input `{"object": SidecarSet}`, output an array of strings.
-pub fn handle(input: &Value) -> Result<Value> {
-    let inp = as_obj(input, "input")?;
-    let object = get(inp, "object").ok_or_else(|| Error::invalid_input("object", "missing"))?;
-    Ok(Value::from(index(object)?))
+/// Input of `api.sidecarset_namespace_index`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct SidecarsetNamespaceIndexInput {
+    /// The SidecarSet (v1alpha1 or v1beta1), as JSON: the indexer reads only `apiVersion`,
+    /// `spec.namespace` (v1alpha1) and `spec.namespaceSelector` (absent or `null` members read as
+    /// Go zero values, other members are ignored, a member read with the wrong JSON type is
+    /// `invalid_input` naming it). Required.
+    #[schemars(with = "serde_json::Map<String, Value>")]
+    pub object: Value,
 }
 
 #[cfg(test)]

@@ -1,9 +1,10 @@
 //! `api.sidecar_order`: where SidecarSet containers and init containers land in a new pod
 //! (`pkg/webhook/pod/mutating/sidecarset.go`, `mergeSidecarContainers`).
 
-use super::json::{as_obj, bool_at, list_at, obj_at, str_at};
+use super::json::{as_obj, list_at, obj_at, str_at};
 use crate::error::{Error, Result};
-use serde::Serialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// One sidecar as collected from the matched SidecarSets.
@@ -19,9 +20,10 @@ pub struct Sidecar<'a> {
     pub native: bool,
 }
 
-/// The final container name lists.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// The final container name lists (the output of `api.sidecar_order`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(rename = "SidecarOrderOutput")]
 pub struct Order {
     /// Final `spec.containers` names.
     pub containers: Vec<String>,
@@ -86,48 +88,107 @@ pub fn order(
     }
 }
 
-fn names<'a>(list: &'a [Value], path: &str) -> Result<Vec<&'a str>> {
+/// Input of `api.sidecar_order`.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct SidecarOrderInput {
+    /// Names of the pod's own `spec.containers`, in order (absent or `null`: none).
+    #[serde(default)]
+    pub pod_containers: Option<Vec<String>>,
+    /// Names of the pod's own `spec.initContainers`, in order (absent or `null`: none).
+    #[serde(default)]
+    pub pod_init_containers: Option<Vec<String>>,
+    /// The containers of the matched SidecarSets, in the order collected (absent or `null`:
+    /// none).
+    #[serde(default)]
+    pub sidecar_containers: Option<Vec<SidecarContainer>>,
+    /// The init containers of the matched SidecarSets (absent or `null`: none).
+    #[serde(default)]
+    pub sidecar_init_containers: Option<Vec<SidecarContainer>>,
+    /// Feature gate `EnableSortSidecarContainerByName` (absent or `null`: off, the v1.9.0
+    /// default): sort sidecar containers by name too.
+    #[serde(default)]
+    pub sort_sidecar_containers_by_name: Option<bool>,
+}
+
+/// A SidecarSet container (`SidecarContainer`), reduced to what the placement reads; other
+/// members (image, env, ...) are ignored.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SidecarContainer {
+    /// Container name (absent or `null`: `""`).
+    #[serde(default)]
+    pub name: Option<String>,
+    /// `BeforeAppContainer` puts it before the pod's containers; anything else (or absent)
+    /// after them.
+    #[serde(default)]
+    pub pod_inject_policy: Option<String>,
+    /// The upgrade strategy; `upgradeType: HotUpgrade` expands the container into `<name>-1`
+    /// and `<name>-2` (for init containers only native sidecars).
+    #[serde(default)]
+    pub upgrade_strategy: Option<SidecarUpgradeStrategy>,
+    /// `Always` makes an init container a native sidecar.
+    #[serde(default)]
+    pub restart_policy: Option<String>,
+}
+
+/// A SidecarSet container's upgrade strategy (only `upgradeType` is read).
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SidecarUpgradeStrategy {
+    /// `ColdUpgrade` or `HotUpgrade` (absent or `null`: cold).
+    #[serde(default)]
+    pub upgrade_type: Option<String>,
+}
+
+/// The checks the decoder cannot make, in the order the webhook's placement reads the input: the
+/// name lists hold strings, and each sidecar entry is an object (serde would read an array as a
+/// struct) whose `upgradeStrategy` is an object, its members read with their types; each error
+/// `invalid_input` naming the member.
+pub(crate) fn check_json(input: &Value) -> Result<()> {
+    for key in ["podContainers", "podInitContainers"] {
+        for (i, v) in list_at(as_obj(input, "input")?, key, "")?.iter().enumerate() {
+            if !v.is_string() {
+                return Err(Error::invalid_input(format!("{key}[{i}]"), "expected a string"));
+            }
+        }
+    }
+    for key in ["sidecarContainers", "sidecarInitContainers"] {
+        for (i, v) in list_at(as_obj(input, "input")?, key, "")?.iter().enumerate() {
+            let p = format!("{key}[{i}]");
+            let o = as_obj(v, &p)?;
+            if let Some(u) = obj_at(o, "upgradeStrategy", &p)? {
+                str_at(u, "upgradeType", &format!("{p}.upgradeStrategy"))?;
+            }
+            for m in ["name", "podInjectPolicy", "restartPolicy"] {
+                str_at(o, m, &p)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn sidecars(list: &[SidecarContainer]) -> Vec<Sidecar<'_>> {
     list.iter()
-        .enumerate()
-        .map(|(i, v)| {
-            v.as_str()
-                .ok_or_else(|| Error::invalid_input(format!("{path}[{i}]"), "expected a string"))
+        .map(|c| Sidecar {
+            name: c.name.as_deref().unwrap_or(""),
+            policy: c.pod_inject_policy.as_deref().unwrap_or(""),
+            hot_upgrade: c.upgrade_strategy.as_ref().and_then(|u| u.upgrade_type.as_deref())
+                == Some("HotUpgrade"),
+            native: c.restart_policy.as_deref() == Some("Always"),
         })
         .collect()
 }
 
-fn sidecars<'a>(list: &'a [Value], path: &str) -> Result<Vec<Sidecar<'a>>> {
-    let mut out = Vec::with_capacity(list.len());
-    for (i, v) in list.iter().enumerate() {
-        let p = format!("{path}[{i}]");
-        let o = as_obj(v, &p)?;
-        let upgrade = match obj_at(o, "upgradeStrategy", &p)? {
-            Some(u) => str_at(u, "upgradeType", &format!("{p}.upgradeStrategy"))?,
-            None => None,
-        };
-        out.push(Sidecar {
-            name: str_at(o, "name", &p)?.unwrap_or(""),
-            policy: str_at(o, "podInjectPolicy", &p)?.unwrap_or(""),
-            hot_upgrade: upgrade == Some("HotUpgrade"),
-            native: str_at(o, "restartPolicy", &p)? == Some("Always"),
-        });
+/// Decides `api.sidecar_order` on a typed input.
+pub(crate) fn decide_typed(i: SidecarOrderInput) -> Order {
+    fn names(l: &Option<Vec<String>>) -> Vec<&str> {
+        l.as_deref().unwrap_or_default().iter().map(String::as_str).collect()
     }
-    Ok(out)
-}
-
-/// Registry handler: input `{"podContainers", "podInitContainers", "sidecarContainers",
-/// "sidecarInitContainers", "sortSidecarContainersByName"?}`.
-pub fn handle(input: &Value) -> Result<Value> {
-    let inp = as_obj(input, "input")?;
-    let pc = names(list_at(inp, "podContainers", "")?, "podContainers")?;
-    let pic = names(list_at(inp, "podInitContainers", "")?, "podInitContainers")?;
-    let sc = sidecars(list_at(inp, "sidecarContainers", "")?, "sidecarContainers")?;
-    let sic = sidecars(
-        list_at(inp, "sidecarInitContainers", "")?,
-        "sidecarInitContainers",
-    )?;
-    let sort = bool_at(inp, "sortSidecarContainersByName", "")?.unwrap_or(false);
-    crate::registry::encode(&order(&pc, &pic, &sc, &sic, sort))
+    let (pc, pic) = (names(&i.pod_containers), names(&i.pod_init_containers));
+    let sc = sidecars(i.sidecar_containers.as_deref().unwrap_or_default());
+    let sic = sidecars(i.sidecar_init_containers.as_deref().unwrap_or_default());
+    order(&pc, &pic, &sc, &sic, i.sort_sidecar_containers_by_name.unwrap_or(false))
 }
 
 #[cfg(test)]

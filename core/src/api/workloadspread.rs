@@ -7,7 +7,9 @@ use super::json::{as_obj, get, int_at, list_at, obj_at, str_at};
 use super::launch_barrier::go_atoi_ignoring_error;
 use crate::error::{Error, Result};
 use crate::intstr::{Flavour, IntOrPercent, atoi};
-use serde_json::{Map, Value, json};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 
 /// The version used when versioned accounting is off for a pod.
@@ -18,7 +20,8 @@ pub const MATCHED_ANNOTATION: &str = "apps.kruise.io/matched-workloadspread";
 pub const GENERATED_UID: &str = "<generated-uid>";
 
 /// The admission operation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[schemars(rename = "WorkloadSpreadOperation")]
 pub enum Operation {
     /// Pod creation.
     Create,
@@ -414,65 +417,95 @@ pub fn decide(
     }
 }
 
-/// Registry handler: input `{"workloadSpread", "pod", "operation", "workloadReplicas"?,
-/// "versionedStatusKinds"?}`.
-pub fn handle(input: &Value) -> Result<Value> {
-    let inp = as_obj(input, "input")?;
-    let ws = as_obj(
-        get(inp, "workloadSpread")
-            .ok_or_else(|| Error::invalid_input("workloadSpread", "missing"))?,
-        "workloadSpread",
-    )?;
-    let pod = as_obj(
-        get(inp, "pod").ok_or_else(|| Error::invalid_input("pod", "missing"))?,
-        "pod",
-    )?;
-    let op = match str_at(inp, "operation", "")? {
-        Some("Create") => Operation::Create,
-        Some("Delete") => Operation::Delete,
-        Some("Eviction") => Operation::Eviction,
-        other => {
-            return Err(Error::invalid_input(
-                "operation",
-                format!("expected Create, Delete or Eviction, got {other:?}"),
-            ));
-        }
-    };
-    let replicas = int_at(inp, "workloadReplicas", "")?.unwrap_or(0);
-    let kinds: Vec<&str> = match get(inp, "versionedStatusKinds") {
+/// Input of `api.workloadspread_subset`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct WorkloadspreadSubsetInput {
+    /// The WorkloadSpread, as JSON: the handler reads `metadata.name`, `spec.targetRef.kind`,
+    /// `spec.subsets[].name`/`maxReplicas` and the subset statuses (`status.subsetStatuses`,
+    /// `status.versionedSubsetStatuses`); absent or `null` members read as Go zero values, other
+    /// members are ignored, a member read with the wrong JSON type is `invalid_input` naming it.
+    /// Required.
+    #[schemars(with = "serde_json::Map<String, Value>")]
+    pub workload_spread: Value,
+    /// The pod, as JSON: its name, labels, annotations, controller owner reference,
+    /// `deletionTimestamp` and `status.phase` are read, as for `workloadSpread`. Required.
+    #[schemars(with = "serde_json::Map<String, Value>")]
+    pub pod: Value,
+    /// The admission operation. Required.
+    pub operation: Operation,
+    /// The workload's replicas, what percentage `maxReplicas` are taken of (absent or `null`: 0).
+    #[serde(default)]
+    pub workload_replicas: Option<i64>,
+    /// Lower-case workload kinds whose pods are accounted per revision (absent or `null`:
+    /// `["deployment", "replicaset"]`, v1.9.0's; `deployment` implies `replicaset`).
+    #[serde(default)]
+    pub versioned_status_kinds: Option<Vec<String>>,
+}
+
+/// Output of `api.workloadspread_subset`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct WorkloadspreadSubsetOutput {
+    /// The subset chosen (Create) or consulted (Delete, Eviction); `null`: none.
+    pub subset: Option<String>,
+    /// The pod's version, the key of the versioned status list (`versionIgnored` when per-revision
+    /// accounting is off for the pod).
+    pub version: String,
+    /// Whether the status list under `version` is written back.
+    pub status_changed: bool,
+    /// Whether a UUID key was generated for a nameless pod (written as `<generated-uid>`).
+    pub generated_uid: bool,
+    /// The whole list persisted under `version`; absent unless `statusChanged`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub subset_statuses: Option<Vec<SubsetStatusRecord>>,
+}
+
+/// One subset status entry as written back.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SubsetStatusRecord {
+    /// Subset name.
+    pub name: String,
+    /// Remaining quota; -1 = unlimited.
+    pub missing_replicas: i64,
+    /// Pods recorded as being created (names, sorted).
+    pub creating_pods: BTreeSet<String>,
+    /// Pods recorded as being deleted (names, sorted).
+    pub deleting_pods: BTreeSet<String>,
+}
+
+/// Decides `api.workloadspread_subset` on a typed input.
+pub(crate) fn decide_typed(i: WorkloadspreadSubsetInput) -> Result<WorkloadspreadSubsetOutput> {
+    let ws = as_obj(&i.workload_spread, "workloadSpread")?;
+    let pod = as_obj(&i.pod, "pod")?;
+    let kinds: Vec<&str> = match &i.versioned_status_kinds {
         None => vec!["deployment", "replicaset"],
-        Some(v) => {
-            let a = v.as_array().ok_or_else(|| {
-                Error::invalid_input("versionedStatusKinds", "expected an array of strings")
-            })?;
-            a.iter()
-                .enumerate()
-                .map(|(i, k)| {
-                    k.as_str().ok_or_else(|| {
-                        Error::invalid_input(
-                            format!("versionedStatusKinds[{i}]"),
-                            "expected a string",
-                        )
-                    })
-                })
-                .collect::<Result<_>>()?
-        }
+        Some(k) => k.iter().map(String::as_str).collect(),
     };
-    let o = decide(ws, pod, op, replicas, &kinds)?;
-    let mut out = json!({"subset": o.subset, "version": o.version, "statusChanged": o.status_changed, "generatedUid": o.generated_uid});
-    if let (Some(list), Some(m)) = (o.subset_statuses, out.as_object_mut()) {
-        let reduced: Vec<Value> = list
-            .into_iter()
-            .map(|s| json!({"name": s.name, "missingReplicas": s.missing_replicas, "creatingPods": s.creating, "deletingPods": s.deleting}))
-            .collect();
-        m.insert("subsetStatuses".into(), Value::Array(reduced));
-    }
-    Ok(out)
+    let o = decide(ws, pod, i.operation, i.workload_replicas.unwrap_or(0), &kinds)?;
+    Ok(WorkloadspreadSubsetOutput {
+        subset: o.subset,
+        version: o.version,
+        status_changed: o.status_changed,
+        generated_uid: o.generated_uid,
+        subset_statuses: o.subset_statuses.map(|l| {
+            l.into_iter()
+                .map(|s| SubsetStatusRecord {
+                    name: s.name,
+                    missing_replicas: s.missing_replicas,
+                    creating_pods: s.creating,
+                    deleting_pods: s.deleting,
+                })
+                .collect()
+        }),
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn ordinals() {
