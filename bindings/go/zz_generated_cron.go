@@ -388,8 +388,8 @@ type CronOwnerMeta struct {
 	// `metadata.name`: what a child's controller reference must name.
 	Name string `json:"name"`
 
-	// `metadata.namespace`: children are listed in this namespace only; null or absent: `""`
-	// (compared as given, so children must then carry no namespace either).
+	// `metadata.namespace`: children are listed in this namespace only; null, absent or `""`:
+	// every namespace (`client.InNamespace("")` lists across namespaces).
 	Namespace *string `json:"namespace,omitempty"`
 }
 

@@ -88,3 +88,19 @@ func ExamplePubProtectOperations() {
 	// Output:
 	// {"operations":["DELETE","EVICT","RESIZE","UPDATE"]}
 }
+
+// ExampleApiConvert calls ApiConvert on the first short vector case of its fn.
+func ExampleApiConvert() {
+	var in ApiConvertInput
+	if err := json.Unmarshal([]byte(`{"object":{"apiVersion":"apps.kruise.io/v1alpha1","kind":"BroadcastJob","metadata":{"name":"b"},"spec":{"template":{"spec":{"containers":[{"name":"c","resources":{"limits":{"cpu":null,"memory":1.5}}}]}}}},"targetApiVersion":"apps.kruise.io/v1beta1"}`), &in); err != nil {
+		panic(err)
+	}
+	out, err := ApiConvert(in)
+	if err != nil {
+		panic(err)
+	}
+	got, _ := json.Marshal(out)
+	fmt.Println(string(got))
+	// Output:
+	// {"apiVersion":"apps.kruise.io/v1beta1","kind":"BroadcastJob","metadata":{"name":"b"},"spec":{"template":{"spec":{"containers":[{"name":"c","resources":{"limits":{"cpu":"0","memory":"1500m"}}}]}}}}
+}

@@ -7,7 +7,7 @@ package kruisecore
 import "encoding/json"
 
 // allTyped: every registered fn is typed, so every fn id must have a typed function.
-const allTyped = false
+const allTyped = true
 
 // typedFns maps each typed fn id to a replay through its generated function: the vector input is
 // unmarshalled into the Input struct (errNotTyped when it does not fit), marshalled back
@@ -616,6 +616,166 @@ var typedFns = map[string]func(json.RawMessage) (sent, got json.RawMessage, err 
 			return nil, nil, err
 		}
 		out, err := PubValidate(in)
+		if err != nil {
+			return sent, nil, err
+		}
+		got, err := json.Marshal(out)
+		return sent, got, err
+	},
+	"api.convert": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
+		var in ApiConvertInput
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return nil, nil, notTyped{err}
+		}
+		sent, err := json.Marshal(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		out, err := ApiConvert(in)
+		if err != nil {
+			return sent, nil, err
+		}
+		got, err := json.Marshal(out)
+		return sent, got, err
+	},
+	"api.default": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
+		var in ApiDefaultInput
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return nil, nil, notTyped{err}
+		}
+		sent, err := json.Marshal(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		out, err := ApiDefault(in)
+		if err != nil {
+			return sent, nil, err
+		}
+		got, err := json.Marshal(out)
+		return sent, got, err
+	},
+	"api.launch_priority": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
+		var in ApiLaunchPriorityInput
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return nil, nil, notTyped{err}
+		}
+		sent, err := json.Marshal(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		out, err := ApiLaunchPriority(in)
+		if err != nil {
+			return sent, nil, err
+		}
+		got, err := json.Marshal(out)
+		return sent, got, err
+	},
+	"api.launch_barrier_next": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
+		var in ApiLaunchBarrierNextInput
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return nil, nil, notTyped{err}
+		}
+		sent, err := json.Marshal(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		out, err := ApiLaunchBarrierNext(in)
+		if err != nil {
+			return sent, nil, err
+		}
+		got, err := json.Marshal(out)
+		return sent, got, err
+	},
+	"api.sidecar_order": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
+		var in ApiSidecarOrderInput
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return nil, nil, notTyped{err}
+		}
+		sent, err := json.Marshal(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		out, err := ApiSidecarOrder(in)
+		if err != nil {
+			return sent, nil, err
+		}
+		got, err := json.Marshal(out)
+		return sent, got, err
+	},
+	"api.delete_protection": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
+		var in ApiDeleteProtectionInput
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return nil, nil, notTyped{err}
+		}
+		sent, err := json.Marshal(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		out, err := ApiDeleteProtection(in)
+		if err != nil {
+			return sent, nil, err
+		}
+		got, err := json.Marshal(out)
+		return sent, got, err
+	},
+	"api.sidecarset_namespace_index": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
+		var in ApiSidecarsetNamespaceIndexInput
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return nil, nil, notTyped{err}
+		}
+		sent, err := json.Marshal(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		out, err := ApiSidecarsetNamespaceIndex(in)
+		if err != nil {
+			return sent, nil, err
+		}
+		got, err := json.Marshal(out)
+		return sent, got, err
+	},
+	"api.workloadspread_subset": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
+		var in ApiWorkloadspreadSubsetInput
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return nil, nil, notTyped{err}
+		}
+		sent, err := json.Marshal(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		out, err := ApiWorkloadspreadSubset(in)
+		if err != nil {
+			return sent, nil, err
+		}
+		got, err := json.Marshal(out)
+		return sent, got, err
+	},
+	"compat.server_version": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
+		var in CompatServerVersionInput
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return nil, nil, notTyped{err}
+		}
+		sent, err := json.Marshal(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		out, err := CompatServerVersion(in)
+		if err != nil {
+			return sent, nil, err
+		}
+		got, err := json.Marshal(out)
+		return sent, got, err
+	},
+	"compat.kruise_upgrade": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
+		var in CompatKruiseUpgradeInput
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return nil, nil, notTyped{err}
+		}
+		sent, err := json.Marshal(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		out, err := CompatKruiseUpgrade(in)
 		if err != nil {
 			return sent, nil, err
 		}

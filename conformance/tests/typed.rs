@@ -61,3 +61,13 @@ fn declared_error_kinds_are_snake_case() {
         }
     }
 }
+
+/// Every registered fn is a typed Decision (no untyped `Entry::new` is left), so every front end
+/// gets a schema and a generated typed function for it.
+#[test]
+fn every_fn_is_typed() {
+    let untyped: Vec<&str> =
+        kruise_core::registry::entries().filter(|e| e.typed.is_none()).map(|e| e.id).collect();
+    assert!(untyped.is_empty(), "untyped fns: {untyped:?}");
+    assert!(kruise_core::registry::entries().count() >= 48);
+}

@@ -99,7 +99,8 @@ pub struct Entry {
     pub handler: Handler,
     /// How vectors for this function are compared.
     pub compare: Compare,
-    /// The typed decision behind the handler (`None` only for entries not yet typed).
+    /// The typed decision behind the handler (always set: [`Entry::of`] is the only constructor;
+    /// `conformance/tests/typed.rs` checks it).
     pub typed: Option<Typed>,
 }
 
@@ -120,11 +121,6 @@ impl Entry {
                 output_name: <D::Output as JsonSchema>::schema_name,
             }),
         }
-    }
-
-    /// An untyped entry (being migrated to [`Entry::of`]).
-    pub const fn new(id: &'static str, doc: &'static str, handler: Handler) -> Self {
-        Entry { id, doc, handler, compare: Compare::Exact, typed: None }
     }
 
     /// The same entry with another comparison rule.

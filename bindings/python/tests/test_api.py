@@ -8,7 +8,7 @@ from typing import Any, Dict
 import pytest
 
 import kruise_core
-from kruise_core import api
+from kruise_core import api, compat
 
 DS: Dict[str, Any] = {
     "apiVersion": api.V1ALPHA1,
@@ -20,12 +20,12 @@ DS: Dict[str, Any] = {
 
 
 def test_convert_daemonset_up_and_down() -> None:
-    up = api.convert(DS, api.V1BETA1)
+    up = api.convert({"object": DS, "targetApiVersion": api.V1BETA1})
     assert up["apiVersion"] == api.V1BETA1
     assert up["spec"]["scaleStrategy"] == {"partitionedScaling": True}
     assert up["spec"]["updateStrategy"]["rollingUpdate"] == {"rollingUpdateType": "Standard", "partition": "50%"}
     assert up["status"] == {"updateRevision": "h1"}
-    down = api.convert(up, api.V1ALPHA1)
+    down = api.convert({"object": up, "targetApiVersion": api.V1ALPHA1})
     assert down["status"] == {"daemonSetHash": "h1"}
     assert down["metadata"]["annotations"]["daemonset.kruise.io/progressive-create-pod"] == "true"
 
@@ -41,7 +41,7 @@ def test_convert_daemonset_up_and_down() -> None:
 )
 def test_convert_errors_name_the_field(obj: Dict[str, Any], to: str, kind: str, field: str) -> None:
     with pytest.raises(kruise_core.KruiseError) as info:
-        api.convert(obj, to)
+        api.convert({"object": obj, "targetApiVersion": to})
     assert info.value.kind == kind
     assert info.value.field == field
 
@@ -105,15 +105,15 @@ def test_conversion_review_fails_closed() -> None:
         assert out["response"]["result"]["reason"] == reason
 
 
-def test_compat_wrappers() -> None:
-    sv = api.server_version({"gitVersion": "v1.32.3-eks-4096722", "major": "1", "minor": "32+"})
+def test_compat_generated_functions() -> None:
+    sv = compat.server_version({"version": {"gitVersion": "v1.32.3-eks-4096722", "major": "1", "minor": "32+"}})
     assert sv["version"]["provider"] == "eks"
     assert sv["features"]["resizeSubresource"] is True
-    assert api.server_version("weird")["version"]["known"] is False
-    v = api.kruise_upgrade("v1.5.0", "v1.6.0", "v1.17.17", kruise_daemon_disabled=False)
+    assert compat.server_version({"version": "weird"})["version"]["known"] is False
+    v = compat.kruise_upgrade({"from": "v1.5.0", "to": "v1.6.0", "kubernetes": "v1.17.17", "kruiseDaemonDisabled": False})
     assert v["allowed"] is False
     assert [b["code"] for b in v["blockers"]] == ["kruise_daemon_must_be_disabled"]
-    assert api.kruise_upgrade("v1.5.0", "v1.6.0", "v1.17.17", kruise_daemon_disabled=True)["allowed"] is True
+    assert compat.kruise_upgrade({"from": "v1.5.0", "to": "v1.6.0", "kubernetes": "v1.17.17", "kruiseDaemonDisabled": True})["allowed"] is True
 
 
 def test_priority_out_of_range_names_the_env() -> None:

@@ -237,7 +237,7 @@ def test_typed_helpers_are_limited_too(limit: Callable[[int], None]) -> None:
     # generated functions over `call`: their input is counted
     invalid(lambda: rollout.scale_int_or_percent({"value": "9" * n + "%", "total": 10, "roundUp": True, "mode": "scaled"}),
             kind="input_too_large")
-    invalid(lambda: kruise_core.api.convert({"kind": "SidecarSet", "pad": "x" * n}, "apps.kruise.io/v1beta1"),
+    invalid(lambda: kruise_core.api.convert({"object": {"kind": "SidecarSet", "pad": "x" * n}, "targetApiVersion": "apps.kruise.io/v1beta1"}),
             kind="input_too_large")
     # native helpers: their source text
     invalid(lambda: Schedule("*/5 * * * * " + " " * n), "spec", kind="input_too_large")

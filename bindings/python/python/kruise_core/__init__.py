@@ -40,7 +40,7 @@ from ._kruise_core import (
 )
 from ._typed import ErrorKind
 
-from . import allocation, api, cron, pub, resources, rollout
+from . import allocation, api, compat, cron, pub, resources, rollout
 
 __all__ = [
     "DEFAULT_MAX_INPUT_BYTES",
@@ -52,6 +52,7 @@ __all__ = [
     "__version__",
     "allocation",
     "api",
+    "compat",
     "call",
     "call_json",
     "cron",

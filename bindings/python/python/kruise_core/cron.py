@@ -126,8 +126,8 @@ class OwnerMeta(TypedDict):
     """`metadata.name`: what a child's controller reference must name."""
 
     namespace: NotRequired[Optional[str]]
-    """`metadata.namespace`: children are listed in this namespace only; null or absent: `""`
-    (compared as given, so children must then carry no namespace either).
+    """`metadata.namespace`: children are listed in this namespace only; null, absent or `""`:
+    every namespace (`client.InNamespace("")` lists across namespaces).
     """
 
 
