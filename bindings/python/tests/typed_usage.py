@@ -4,7 +4,7 @@ literal TypedDict inputs, using the outputs. Also run by pytest (test_typed_usag
 from __future__ import annotations
 
 import kruise_core
-from kruise_core import allocation, cron, pub, resources, rollout
+from kruise_core import allocation, api, compat, cron, pub, resources, rollout
 
 
 def rollout_example() -> int:
@@ -45,6 +45,16 @@ def error_kind() -> kruise_core.ErrorKind:
     raise AssertionError("expected nil_value")
 
 
+def api_example() -> object:
+    out = api.launch_priority({"pod": {"metadata": {"name": "fake"}, "spec": {"containers": [{"name": "a"}, {"name": "b"}]}}})
+    return out["skip"]
+
+
+def compat_example() -> bool:
+    sv: compat.ServerVersionOutput = compat.server_version({"version": "v1.33.2-gke.1240000"})
+    return sv["features"]["resizeSubresource"]
+
+
 def main() -> None:
     assert rollout_example() == 6
     assert allocation_example() == 3
@@ -52,6 +62,8 @@ def main() -> None:
     assert pub_example() == ["DELETE", "EVICT"]
     assert resources_example() == "100m"
     assert error_kind() == "nil_value"
+    assert api_example() is True
+    assert compat_example() is True
 
 
 if __name__ == "__main__":
