@@ -262,17 +262,13 @@ fn typed_module(fns: &[FnInfo]) -> String {
          doors' own (``invalid_input``, ``invalid_json``, ``unknown_fn``, ``input_too_large``, ``internal``).",
         "",
     ));
-    out.push_str("\nfrom typing import Dict, Literal, Tuple\n\nfrom typing_extensions import TypeAlias\n\n");
+    out.push_str("\nfrom typing import Dict, Literal, Tuple\n\nfrom typing_extensions import TypeAlias, get_args\n\n");
     let kinds = error_kinds(fns);
     out.push_str("ErrorKind: TypeAlias = Literal[\n");
     for k in &kinds {
         out.push_str(&format!("    {},\n", str_lit(k)));
     }
-    out.push_str("]\n\nERROR_KINDS: Tuple[ErrorKind, ...] = (\n");
-    for k in &kinds {
-        out.push_str(&format!("    {},\n", str_lit(k)));
-    }
-    out.push_str(")\n\n");
+    out.push_str("]\n\n#: The same kinds as a tuple, read off the Literal.\nERROR_KINDS: Tuple[ErrorKind, ...] = get_args(ErrorKind)\n\n");
     out.push_str("#: fn id -> (module, function) of every typed fn.\nTYPED_FNS: Dict[str, Tuple[str, str]] = {\n");
     for f in fns.iter().filter(|f| f.typed.is_some()) {
         out.push_str(&format!("    {}: ({}, {}),\n", str_lit(&f.id), str_lit(&f.family), str_lit(&function_name(f))));

@@ -7,7 +7,7 @@ doors' own (``invalid_input``, ``invalid_json``, ``unknown_fn``, ``input_too_lar
 
 from typing import Dict, Literal, Tuple
 
-from typing_extensions import TypeAlias
+from typing_extensions import TypeAlias, get_args
 
 ErrorKind: TypeAlias = Literal[
     "above_maximum",
@@ -75,71 +75,8 @@ ErrorKind: TypeAlias = Literal[
     "zero_step",
 ]
 
-ERROR_KINDS: Tuple[ErrorKind, ...] = (
-    "above_maximum",
-    "below_minimum",
-    "crd_cascading_gate_disabled",
-    "deletion_forbidden_active_crs",
-    "deletion_forbidden_active_pods",
-    "deletion_forbidden_always",
-    "deletion_forbidden_bound_pvcs",
-    "deletion_forbidden_replicas",
-    "division_by_quantity",
-    "division_by_zero",
-    "duplicate_subset_name",
-    "empty_spec",
-    "field_ref_missing",
-    "input_too_large",
-    "internal",
-    "invalid_duration",
-    "invalid_input",
-    "invalid_int_or_percent",
-    "invalid_json",
-    "invalid_max_surge",
-    "invalid_max_unavailable",
-    "invalid_number",
-    "invalid_percent",
-    "invalid_priority",
-    "invalid_protect_operations",
-    "invalid_quantity",
-    "invalid_regex",
-    "malformed_barrier_env",
-    "min_greater_than_max",
-    "negative_number",
-    "negative_partition",
-    "negative_result",
-    "negative_value",
-    "nil_value",
-    "no_target_containers",
-    "not_a_percentage",
-    "not_an_integer",
-    "not_percent",
-    "not_representable",
-    "percent_out_of_range",
-    "percent_requires_total",
-    "quantity_out_of_range",
-    "quantity_times_quantity",
-    "range_start_after_end",
-    "same_version",
-    "specified_exceeds_total",
-    "specified_less_than_total",
-    "syntax_error",
-    "template_missing",
-    "too_many_hyphens",
-    "too_many_slashes",
-    "tz_prefix_without_fields",
-    "undefined_variable",
-    "unknown_fn",
-    "unknown_function",
-    "unknown_location",
-    "unrecognized_descriptor",
-    "unspecified_total_requires_all",
-    "unsupported_kind",
-    "unsupported_version",
-    "wrong_argument_count",
-    "wrong_field_count",
-    "zero_step",
-)
+#: The same kinds as a tuple, read off the Literal.
+ERROR_KINDS: Tuple[ErrorKind, ...] = get_args(ErrorKind)
 
 #: fn id -> (module, function) of every typed fn.
 TYPED_FNS: Dict[str, Tuple[str, str]] = {
