@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -47,18 +46,8 @@ func TestTypedVectors(t *testing.T) {
 	}
 	passed, failed, inexpressible, untyped := 0, 0, 0, 0
 	for _, file := range vectorFiles(t) {
-		raw, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var doc struct {
-			Cases []vectorCase `json:"cases"`
-		}
-		if err := json.Unmarshal(raw, &doc); err != nil {
-			t.Fatalf("%s: %v", file, err)
-		}
 		stem := strings.TrimSuffix(filepath.Base(file), ".json")
-		for i, c := range doc.Cases {
+		for i, c := range readVectorCases(t, file) {
 			replay := typedFns[c.Fn]
 			if replay == nil {
 				if allTyped {

@@ -56,18 +56,8 @@ func TestVectors(t *testing.T) {
 	}
 	passed, failed := 0, 0
 	for _, file := range files {
-		raw, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var doc struct {
-			Cases []vectorCase `json:"cases"`
-		}
-		if err := json.Unmarshal(raw, &doc); err != nil {
-			t.Fatalf("%s: %v", file, err)
-		}
 		stem := strings.TrimSuffix(filepath.Base(file), ".json")
-		for i, c := range doc.Cases {
+		for i, c := range readVectorCases(t, file) {
 			name := fmt.Sprintf("%s/%s/%d/%s", stem, c.Fn, i, c.Name)
 			ok := t.Run(name, func(t *testing.T) { judgeCase(t, c) })
 			if ok {
@@ -113,4 +103,20 @@ func judgeCase(t *testing.T, c vectorCase) {
 	if !ok {
 		t.Fatalf("expected %s, got %s", expect, got)
 	}
+}
+
+// readVectorCases reads the cases of one vector file (format: conformance/vectors/README.md).
+func readVectorCases(t *testing.T, file string) []vectorCase {
+	t.Helper()
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Cases []vectorCase `json:"cases"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	return doc.Cases
 }
