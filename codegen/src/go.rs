@@ -26,7 +26,7 @@ pub fn function_name(f: &FnInfo) -> String {
 pub(crate) fn generate(fns: &[FnInfo], vectors: &[Case], files: &mut Files) -> Result<(), String> {
     let mut examples = Vec::new();
     for (family, fs) in typed_by_family(fns) {
-        let g = Family::new(family, &fs)?;
+        let g = Family::new(&family, &fs)?;
         files.insert(format!("{DIR}/zz_generated_{family}.go"), g.file(&fs)?);
         if let Some(ex) = example(&fs, vectors)? {
             examples.push(ex);

@@ -45,7 +45,7 @@ pub fn qualified_name(f: &FnInfo) -> String {
 
 pub(crate) fn generate(fns: &[FnInfo], files: &mut Files) -> Result<(), String> {
     for (family, fs) in typed_by_family(fns) {
-        files.insert(format!("{DIR}/{family}.py"), module(family, &fs)?);
+        files.insert(format!("{DIR}/{family}.py"), module(&family, &fs)?);
     }
     files.insert(format!("{DIR}/_typed.py"), typed_module(fns));
     Ok(())
