@@ -178,3 +178,45 @@ fn misspelt_max_unavailable_is_rejected() {
     assert_eq!(e.kind, "invalid_input");
     assert_eq!(e.field.as_deref(), Some("maxunavailable"));
 }
+
+/// serde's derived `Deserialize` takes a JSON array for a struct (its fields by position, all of
+/// them defaulted when the array is empty); Go's encoding/json refuses an array for a struct.
+/// Every fn's own input is an object: `[]` in its place is `invalid_input` at `input`, never an
+/// answer read from defaults.
+#[test]
+fn array_for_the_input_object_is_rejected() {
+    let mut fns: Vec<String> = cases().into_iter().map(|(f, _, _)| f).collect();
+    fns.sort();
+    fns.dedup();
+    let mut failures = Vec::new();
+    for fn_id in &fns {
+        if VERBATIM_INPUT.contains(&fn_id.as_str()) {
+            continue;
+        }
+        for input in [serde_json::json!([]), serde_json::json!([null])] {
+            match kruise_core::call(fn_id, &input) {
+                Err(e) if e.kind == "invalid_input" => {}
+                other => failures.push(format!("{fn_id} {input}: {:?}", other.map_err(|e| e.to_json()))),
+            }
+        }
+    }
+    for f in &failures {
+        println!("{f}");
+    }
+    assert!(fns.len() > 40, "only {} fns", fns.len());
+    assert!(failures.is_empty(), "{} inputs accepted an array for an object", failures.len());
+}
+
+/// The same one level down: a member that is a struct in the reference.
+#[test]
+fn array_for_a_nested_object_is_rejected() {
+    let cases = [
+        ("rollout.cloneset_update_budget", serde_json::json!({"replicas": 3, "pods": [[]]}), "pods[0]"),
+        ("pub.admit_review", serde_json::json!({"request": [], "now": "2026-01-01T00:00:00Z"}), "request"),
+        ("allocation.validate", serde_json::json!({"spec": []}), "spec"),
+    ];
+    for (fn_id, input, field) in cases {
+        let e = kruise_core::call(fn_id, &input).expect_err(fn_id);
+        assert_eq!((&*e.kind, e.field.as_deref()), ("invalid_input", Some(field)), "{fn_id}: {e}");
+    }
+}

@@ -65,8 +65,11 @@ pub fn decide<D: Decision>(input: D::Input) -> Result<D::Output> {
     D::decide(input)
 }
 
+mod objects;
+
 fn typed_handler<D: Decision>(input: &Value) -> Result<Value> {
     D::check_json(input)?;
+    objects::check::<D::Input>(D::ID, input)?;
     let typed: D::Input = decode(input)?;
     encode(&D::decide(typed)?)
 }
