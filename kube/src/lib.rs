@@ -20,7 +20,10 @@ use k8s_openapi::jiff;
 
 /// The core's timestamp for a k8s-openapi one (the same instant; both jiff versions cover years
 /// -9999..=9999, so `invalid_input` naming `field` is only for an instant outside that range).
-pub(crate) fn core_time(t: jiff::Timestamp, field: &str) -> kruise_core::Result<kruise_core::allocation::Timestamp> {
+pub(crate) fn core_time(
+    t: jiff::Timestamp,
+    field: &str,
+) -> kruise_core::Result<kruise_core::allocation::Timestamp> {
     kruise_core::allocation::Timestamp::new(t.as_second(), t.subsec_nanosecond())
         .map_err(|e| kruise_core::Error::invalid_input(field, e))
 }
