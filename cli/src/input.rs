@@ -5,12 +5,20 @@
 //! one, never the whole stream; a longer input is the error kind `input_too_large`. JSON nests at
 //! most 127 arrays and objects deep (serde_json's recursion limit); YAML is parsed with a tight
 //! budget ([`yaml_options`]) so alias and merge-key bombs fail fast.
+//!
+//! A file argument `-` reads stdin (once per command: a second `-` is a usage error). An input
+//! that cannot be read or parsed is an input error (`invalid_input` naming the file, exit 1).
 
 use crate::CliError;
 use serde_json::Value;
 use std::io::Read;
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+/// The file argument that means stdin.
+pub const STDIN: &str = "-";
+
+static STDIN_TAKEN: AtomicBool = AtomicBool::new(false);
 
 static MAX_INPUT_BYTES: AtomicUsize = AtomicUsize::new(kruise_core::error::DEFAULT_MAX_INPUT_BYTES);
 
@@ -26,7 +34,7 @@ pub fn read_limited(r: impl Read, what: &str) -> Result<String, CliError> {
     let mut buf = Vec::new();
     r.take(max as u64 + 1)
         .read_to_end(&mut buf)
-        .map_err(|e| CliError::Usage(format!("cannot read {what}: {e}")))?;
+        .map_err(|e| CliError::input(what, format_args!("cannot read: {e}")))?;
     if buf.len() > max {
         return Err(CliError::Decision(kruise_core::Error::at(
             kruise_core::error::INPUT_TOO_LARGE,
@@ -35,14 +43,39 @@ pub fn read_limited(r: impl Read, what: &str) -> Result<String, CliError> {
         )));
     }
     String::from_utf8(buf).map_err(|e| {
-        CliError::Usage(format!("cannot read {what}: not UTF-8 (invalid byte at {})", e.utf8_error().valid_up_to()))
+        CliError::input(
+            what,
+            format_args!(
+                "not UTF-8 (invalid byte at {})",
+                e.utf8_error().valid_up_to()
+            ),
+        )
     })
 }
 
-/// Reads a whole file as text, within the input-size limit.
+/// Reads a whole file (`-`: stdin) as text, within the input-size limit.
 pub fn read_text(path: &Path) -> Result<String, CliError> {
-    let f = std::fs::File::open(path).map_err(|e| CliError::Usage(format!("cannot read {}: {e}", path.display())))?;
+    if path.as_os_str() == STDIN {
+        if STDIN_TAKEN.swap(true, Ordering::Relaxed) {
+            return Err(CliError::Usage(
+                "stdin (`-`) can be given for one input only".into(),
+            ));
+        }
+        return read_limited(std::io::stdin().lock(), "stdin");
+    }
+    let f = std::fs::File::open(path).map_err(|e| {
+        CliError::input(path.display().to_string(), format_args!("cannot read: {e}"))
+    })?;
     read_limited(f, &path.display().to_string())
+}
+
+/// The display name of a file argument (`stdin` for `-`).
+pub fn name(path: &Path) -> String {
+    if path.as_os_str() == STDIN {
+        "stdin".into()
+    } else {
+        path.display().to_string()
+    }
 }
 
 /// serde-saphyr's options with a budget sized for Kubernetes manifests. With the crate's defaults
@@ -74,8 +107,15 @@ pub fn is_json(text: &str) -> bool {
 /// Parses a JSON or YAML text into JSON values; multi-document YAML gives several values, and a
 /// kubectl `List` (`{"kind": "List", "items": [...]}`) is returned as one value.
 pub fn parse_documents(text: &str) -> Result<Vec<Value>, CliError> {
+    parse_documents_of(text, "input")
+}
+
+/// [`parse_documents`], the error naming `what` (the file).
+pub fn parse_documents_of(text: &str, what: &str) -> Result<Vec<Value>, CliError> {
     if is_json(text) {
-        return serde_json::from_str(text).map(|v| vec![v]).map_err(|e| CliError::Usage(format!("invalid JSON: {e}")));
+        return serde_json::from_str(text)
+            .map(|v| vec![v])
+            .map_err(|e| CliError::input(what, format_args!("invalid JSON: {e}")));
     }
     let docs: Vec<Value> = serde_saphyr::from_multiple_with_options(text, yaml_options())
         .map_err(|e| {
@@ -85,31 +125,58 @@ pub fn parse_documents(text: &str) -> Result<Vec<Value>, CliError> {
             } else {
                 ""
             };
-            CliError::Usage(format!("invalid YAML: {e}{hint}"))
+            CliError::input(what, format_args!("invalid YAML: {e}{hint}"))
         })?;
     Ok(docs.into_iter().filter(|d| !d.is_null()).collect())
 }
 
 /// Parses a text that must hold exactly one document.
 pub fn parse_one(text: &str, what: &str) -> Result<Value, CliError> {
-    let mut docs = parse_documents(text)?;
+    let mut docs = parse_documents_of(text, what)?;
     match docs.len() {
         1 => Ok(docs.remove(0)),
-        n => Err(CliError::Usage(format!("{what}: expected one document, found {n}"))),
+        n => Err(CliError::input(
+            what,
+            format_args!("expected one document, found {n}"),
+        )),
     }
 }
 
 /// Reads and parses a file holding exactly one document.
 pub fn read_one(path: &Path) -> Result<Value, CliError> {
     let text = read_text(path)?;
-    parse_one(&text, &path.display().to_string())
+    parse_one(&text, &name(path))
+}
+
+/// Reads a file holding one `kind` manifest at an apiVersion OpenKruise v1.9.0 serves
+/// (`kruise_core::api::served::check`; errors `wrong_kind`, `unsupported_version`).
+pub fn read_kind(path: &Path, kind: &str) -> Result<Value, CliError> {
+    let doc = read_one(path)?;
+    check_kind(&doc, kind)?;
+    Ok(doc)
+}
+
+/// Checks that `doc` is one `kind` manifest at a served apiVersion.
+pub fn check_kind(doc: &Value, kind: &str) -> Result<(), CliError> {
+    Ok(kruise_core::api::served::check(doc, kind, "", true)?)
+}
+
+/// Reads a file of pods (or jobs): a JSON/YAML `List`, an array, or several documents; returns the
+/// items. An item with a `kind` or `apiVersion` must be `kind` at a served version (`wrong_kind`,
+/// `unsupported_version` naming `items[i]`).
+pub fn read_items_of(path: &Path, kind: &str) -> Result<Vec<Value>, CliError> {
+    let items = read_items(path)?;
+    for (i, item) in items.iter().enumerate() {
+        kruise_core::api::served::check(item, kind, &format!("items[{i}]"), false)?;
+    }
+    Ok(items)
 }
 
 /// Reads a file of pods (or jobs): a JSON/YAML `List`, an array, or several documents; returns the items.
 pub fn read_items(path: &Path) -> Result<Vec<Value>, CliError> {
     let text = read_text(path)?;
     let mut out = Vec::new();
-    for d in parse_documents(&text)? {
+    for d in parse_documents_of(&text, &name(path))? {
         match d {
             Value::Array(a) => out.extend(a),
             Value::Object(ref m) if m.get("items").is_some_and(Value::is_array) => {
@@ -121,11 +188,14 @@ pub fn read_items(path: &Path) -> Result<Vec<Value>, CliError> {
     Ok(out)
 }
 
-/// Parses `--now` (RFC 3339, e.g. `2026-06-21T10:00:00Z`) or `default`, and returns it as an RFC 3339
-/// UTC string with second precision (the form every decision function takes).
-pub fn parse_now(now: Option<&str>, default: &str) -> Result<String, CliError> {
-    let s = now.unwrap_or(default);
-    let ts = kruise_core::time::parse_rfc3339(s)
-        .ok_or_else(|| CliError::Usage(format!("--now {s:?} is not an RFC 3339 time")))?;
+/// Parses `--now` (RFC 3339, e.g. `2026-06-21T10:00:00Z`; absent: the wall clock, which the CLI
+/// reads and the core never does), and returns it as an RFC 3339 UTC string with second precision
+/// (the form every decision function takes). A bad value is a usage error.
+pub fn parse_now(now: Option<&str>) -> Result<String, CliError> {
+    let ts = match now {
+        None => jiff::Timestamp::now(),
+        Some(s) => kruise_core::time::parse_rfc3339(s)
+            .ok_or_else(|| CliError::Usage(format!("--now {s:?} is not an RFC 3339 time")))?,
+    };
     Ok(ts.strftime("%Y-%m-%dT%H:%M:%SZ").to_string())
 }

@@ -4,23 +4,39 @@
 //!   `{"error": {"kind", "message"}}` (exit 1); misuse exits 2.
 //! - `kruise-core conformance FILE...` replays vector files and ends with `N passed, N failed`.
 //! - `kruise-core demo` runs every family's decisions on the embedded seed manifests.
-//! - `kruise-core explain KIND FILE ...` explains a decision for a user's own manifest.
+//! - `kruise-core explain KIND FILE ...` explains a decision for a user's own manifest (checked to
+//!   be that kind at an apiVersion OpenKruise v1.9.0 serves); `-o json|yaml` for scripts.
+//! - `kruise-core convert FILE --to VERSION` converts manifests between apps.kruise.io versions.
 //! - `kruise-core fns` lists the registered fn ids.
 //! - `kruise-core schema FN_ID` prints the fn's JSON Schema (the text of `schemas/<FN_ID>.json`).
 //!
 //! `--max-input-bytes N` (any subcommand; default 16 MiB) bounds every input read: stdin and each
 //! file. A longer input is the error kind `input_too_large` (for `call`: the error JSON on stdout,
-//! exit 1).
+//! exit 1). A file argument `-` (or `-f -`) reads stdin.
+//!
+//! Exit codes (docs/cli.md): 0 success; 1 a decision or input error (a typed error kind and a
+//! message naming the field, e.g. `wrong_kind`, `invalid_input`); 2 a usage error (unknown flag,
+//! subcommand or fn id, a missing argument, a bad flag value).
+
+/// Exit code of a decision or input error.
+pub const EXIT_ERROR: u8 = 1;
+/// Exit code of a usage error (clap's own errors exit 2 as well).
+pub const EXIT_USAGE: u8 = 2;
 
 mod families;
 mod input;
+mod report;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "kruise-core", version, about = "OpenKruise v1.9 decisions, outside the cluster")]
+#[command(
+    name = "kruise-core",
+    version,
+    about = "OpenKruise v1.9 decisions, outside the cluster"
+)]
 struct Cli {
     /// Largest input accepted, in bytes, for stdin and every file (default 16 MiB); a longer
     /// input is the error `input_too_large`.
@@ -72,36 +88,95 @@ fn main() -> ExitCode {
         }
         Command::Schema { fn_id } => schema(&fn_id),
         Command::Demo(args) => report(families::demo(&args)),
-        Command::Explain(args) => report(families::explain(&args)),
+        Command::Explain(args) => explain(&args),
         Command::Convert(args) => report(families::convert(&args)),
     }
 }
 
-/// Prints a command's text or its error; a decision error exits 1, misuse 2.
+/// Prints a command's text or its error; a decision or input error exits 1, misuse 2.
 fn report(r: Result<String, CliError>) -> ExitCode {
     match r {
         Ok(text) => {
             print!("{text}");
-            ExitCode::SUCCESS
+            let errors = report::take().errors;
+            if errors.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(EXIT_ERROR)
+            }
         }
-        Err(CliError::Decision(e)) => {
-            eprintln!("error: {e}");
-            ExitCode::from(1)
+        Err(e) => fail(&e),
+    }
+}
+
+/// Prints an error on stderr and answers its exit code.
+fn fail(e: &CliError) -> ExitCode {
+    match e {
+        CliError::Decision(e) => {
+            eprintln!("error [{}]: {}", e.kind, e.message);
+            ExitCode::from(EXIT_ERROR)
         }
-        Err(CliError::Usage(m)) => {
+        CliError::Usage(m) => {
             eprintln!("kruise-core: {m}");
-            ExitCode::from(2)
+            ExitCode::from(EXIT_USAGE)
         }
+    }
+}
+
+/// `explain`: the text (default), or the structured results as JSON or YAML. Either way the
+/// whole explanation is printed, and a decision error met on the way exits 1 (named on stderr).
+fn explain(args: &families::ExplainArgs) -> ExitCode {
+    let text = match families::explain(args) {
+        Ok(t) => t,
+        Err(e) => {
+            let _ = report::take();
+            return fail(&e);
+        }
+    };
+    let collected = report::take();
+    match args.output {
+        families::Output::Text => print!("{text}"),
+        format => {
+            let doc = families::structured(args, &collected);
+            let printed = match format {
+                families::Output::Json => serde_json::to_string_pretty(&doc)
+                    .map(|mut s| {
+                        s.push('\n');
+                        s
+                    })
+                    .map_err(|e| e.to_string()),
+                _ => serde_saphyr::to_string(&doc).map_err(|e| e.to_string()),
+            };
+            match printed {
+                Ok(s) => print!("{s}"),
+                Err(e) => return fail(&CliError::Usage(format!("cannot print the result: {e}"))),
+            }
+        }
+    }
+    for e in &collected.errors {
+        eprintln!("error [{}]: {}", e.kind, e.message);
+    }
+    if collected.errors.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(EXIT_ERROR)
     }
 }
 
 /// What a subcommand can fail with.
 #[derive(Debug)]
 pub enum CliError {
-    /// A decision (or input) error from the core: exit 1.
+    /// A decision or input error (a typed error kind naming the field): exit 1.
     Decision(kruise_core::Error),
-    /// Misuse: unreadable file, bad flag value: exit 2.
+    /// Misuse of the command line (a missing argument, a bad flag value): exit 2.
     Usage(String),
+}
+
+impl CliError {
+    /// An `invalid_input` error about `field` (a manifest, a member of one, a file).
+    pub fn input(field: impl Into<String>, message: impl std::fmt::Display) -> Self {
+        CliError::Decision(kruise_core::Error::invalid_input(field, message))
+    }
 }
 
 impl From<kruise_core::Error> for CliError {
@@ -115,16 +190,19 @@ impl From<kruise_core::Error> for CliError {
 fn schema(fn_id: &str) -> ExitCode {
     let Some(e) = kruise_core::registry::lookup(fn_id) else {
         eprintln!("kruise-core: unknown fn id {fn_id:?}; `kruise-core fns` lists them");
-        return ExitCode::from(2);
+        return ExitCode::from(EXIT_USAGE);
     };
     match e.schema() {
         Some(s) => {
-            println!("{}", serde_json::to_string_pretty(&sorted(&s)).expect("a schema serialises"));
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&sorted(&s)).expect("a schema serialises")
+            );
             ExitCode::SUCCESS
         }
         None => {
             eprintln!("kruise-core: {fn_id} is not typed yet; it has no schema");
-            ExitCode::from(1)
+            ExitCode::from(EXIT_ERROR)
         }
     }
 }
@@ -135,7 +213,11 @@ fn sorted(v: &serde_json::Value) -> serde_json::Value {
         serde_json::Value::Object(m) => {
             let mut keys: Vec<&String> = m.keys().collect();
             keys.sort();
-            serde_json::Value::Object(keys.into_iter().map(|k| (k.clone(), sorted(&m[k]))).collect())
+            serde_json::Value::Object(
+                keys.into_iter()
+                    .map(|k| (k.clone(), sorted(&m[k])))
+                    .collect(),
+            )
         }
         serde_json::Value::Array(a) => serde_json::Value::Array(a.iter().map(sorted).collect()),
         v => v.clone(),
@@ -145,24 +227,26 @@ fn sorted(v: &serde_json::Value) -> serde_json::Value {
 fn call(fn_id: &str) -> ExitCode {
     if kruise_core::registry::lookup(fn_id).is_none() {
         eprintln!("kruise-core: unknown fn id {fn_id:?}; `kruise-core fns` lists them");
-        return ExitCode::from(2);
+        return ExitCode::from(EXIT_USAGE);
     }
     let text = match input::read_limited(std::io::stdin().lock(), "stdin") {
         Ok(t) => t,
         Err(CliError::Decision(e)) => {
             println!("{}", e.to_json());
-            return ExitCode::from(1);
+            return ExitCode::from(EXIT_ERROR);
         }
         Err(CliError::Usage(m)) => {
             eprintln!("kruise-core: {m}");
-            return ExitCode::from(2);
+            return ExitCode::from(EXIT_USAGE);
         }
     };
     let input: serde_json::Value = match serde_json::from_str(&text) {
         Ok(v) => v,
         Err(e) => {
-            eprintln!("kruise-core: stdin is not JSON: {e}");
-            return ExitCode::from(2);
+            let e = kruise_core::Error::invalid_input("stdin", format_args!("not JSON: {e}"));
+            println!("{}", e.to_json());
+            eprintln!("error [{}]: {}", e.kind, e.message);
+            return ExitCode::from(EXIT_ERROR);
         }
     };
     match kruise_core::call(fn_id, &input) {
@@ -172,7 +256,7 @@ fn call(fn_id: &str) -> ExitCode {
         }
         Err(e) => {
             println!("{}", e.to_json());
-            ExitCode::from(1)
+            ExitCode::from(EXIT_ERROR)
         }
     }
 }
@@ -182,20 +266,13 @@ fn conformance(files: &[PathBuf]) -> ExitCode {
     for f in files {
         let text = match input::read_text(f) {
             Ok(t) => t,
-            Err(CliError::Decision(e)) => {
-                eprintln!("kruise-core: {e}");
-                return ExitCode::from(2);
-            }
-            Err(CliError::Usage(m)) => {
-                eprintln!("kruise-core: {m}");
-                return ExitCode::from(2);
-            }
+            Err(e) => return fail(&e),
         };
         match kruise_core::conformance::run_text(&text) {
             Ok(r) => total.merge(r),
             Err(e) => {
-                eprintln!("kruise-core: {}: {e}", f.display());
-                return ExitCode::from(2);
+                eprintln!("error: {}: {e}", f.display());
+                return ExitCode::from(EXIT_ERROR);
             }
         }
     }
@@ -203,5 +280,9 @@ fn conformance(files: &[PathBuf]) -> ExitCode {
         println!("{f}");
     }
     println!("{} passed, {} failed", total.passed, total.failed());
-    if total.failed() == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) }
+    if total.failed() == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(EXIT_ERROR)
+    }
 }

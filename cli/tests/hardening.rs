@@ -45,12 +45,28 @@ const SCALE: &str = r#"{"value": "50%", "total": 10, "roundUp": true, "mode": "s
 fn call_refuses_stdin_over_the_limit_with_input_too_large() {
     let n = SCALE.len().to_string();
     // Exactly at the limit: accepted.
-    let ok = run_with_stdin(&["--max-input-bytes", &n, "call", "rollout.scale_int_or_percent"], SCALE.as_bytes());
+    let ok = run_with_stdin(
+        &[
+            "--max-input-bytes",
+            &n,
+            "call",
+            "rollout.scale_int_or_percent",
+        ],
+        SCALE.as_bytes(),
+    );
     assert_eq!(ok.status.code(), Some(0), "{}", stderr(&ok));
     assert_eq!(stdout(&ok).trim(), "5");
     // One byte more: the error JSON with the stable kind, exit 1.
     let padded = format!("{SCALE} ");
-    let big = run_with_stdin(&["call", "rollout.scale_int_or_percent", "--max-input-bytes", &n], padded.as_bytes());
+    let big = run_with_stdin(
+        &[
+            "call",
+            "rollout.scale_int_or_percent",
+            "--max-input-bytes",
+            &n,
+        ],
+        padded.as_bytes(),
+    );
     assert_eq!(big.status.code(), Some(1), "{}", stderr(&big));
     let v: serde_json::Value = serde_json::from_str(stdout(&big).trim()).expect("error JSON");
     assert_eq!(v["error"]["kind"], "input_too_large", "{v}");
@@ -61,7 +77,12 @@ fn call_refuses_stdin_over_the_limit_with_input_too_large() {
 #[test]
 fn call_stops_reading_an_endless_stdin() {
     let mut child = bin()
-        .args(["--max-input-bytes", "4096", "call", "rollout.scale_int_or_percent"])
+        .args([
+            "--max-input-bytes",
+            "4096",
+            "call",
+            "rollout.scale_int_or_percent",
+        ])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -80,21 +101,36 @@ fn call_stops_reading_an_endless_stdin() {
     let out = child.wait_with_output().expect("binary finishes");
     let written = writer.join().unwrap();
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    assert!(stdout(&out).contains("\"input_too_large\""), "{}", stdout(&out));
-    assert!(written < 64 << 20, "wrote {written} bytes before the CLI stopped reading");
+    assert!(
+        stdout(&out).contains("\"input_too_large\""),
+        "{}",
+        stdout(&out)
+    );
+    assert!(
+        written < 64 << 20,
+        "wrote {written} bytes before the CLI stopped reading"
+    );
 }
 
 #[test]
 fn the_default_limit_is_16_mib() {
     let help = bin().arg("--help").output().unwrap();
-    assert!(stdout(&help).contains("--max-input-bytes"), "{}", stdout(&help));
+    assert!(
+        stdout(&help).contains("--max-input-bytes"),
+        "{}",
+        stdout(&help)
+    );
     assert!(stdout(&help).contains("16777216"), "{}", stdout(&help));
     // 16 MiB + 1 of JSON (a string padded with spaces) is refused without a flag.
     let mut text = SCALE.as_bytes().to_vec();
     text.resize((16 << 20) + 1, b' ');
     let out = run_with_stdin(&["call", "rollout.scale_int_or_percent"], &text);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    assert!(stdout(&out).contains("\"input_too_large\""), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("\"input_too_large\""),
+        "{}",
+        stdout(&out)
+    );
     // 16 MiB exactly is read (and is JSON).
     text.truncate(16 << 20);
     let out = run_with_stdin(&["call", "rollout.scale_int_or_percent"], &text);
@@ -108,22 +144,53 @@ fn files_are_limited_too() {
     let len = std::fs::metadata(&file).unwrap().len();
     let small = (len - 1).to_string();
     let out = bin()
-        .args(["convert", &file, "--to", "apps.kruise.io/v1beta1", "--max-input-bytes", &small])
+        .args([
+            "convert",
+            &file,
+            "--to",
+            "apps.kruise.io/v1beta1",
+            "--max-input-bytes",
+            &small,
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(stderr(&out).contains("input_too_large"), "{}", stderr(&out));
     for args in [
-        vec!["explain", "sidecarset", file.as_str(), "--max-input-bytes", small.as_str()],
-        vec!["--max-input-bytes", small.as_str(), "conformance", file.as_str()],
+        vec![
+            "explain",
+            "sidecarset",
+            file.as_str(),
+            "--pods",
+            file.as_str(),
+            "--max-input-bytes",
+            small.as_str(),
+        ],
+        vec![
+            "--max-input-bytes",
+            small.as_str(),
+            "conformance",
+            file.as_str(),
+        ],
     ] {
         let out = bin().args(&args).output().unwrap();
         assert_ne!(out.status.code(), Some(0), "{args:?}");
-        assert!(stderr(&out).contains("input_too_large"), "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("input_too_large"),
+            "{args:?}: {}",
+            stderr(&out)
+        );
     }
     let exact = len.to_string();
     let out = bin()
-        .args(["convert", &file, "--to", "apps.kruise.io/v1beta1", "--max-input-bytes", &exact])
+        .args([
+            "convert",
+            &file,
+            "--to",
+            "apps.kruise.io/v1beta1",
+            "--max-input-bytes",
+            &exact,
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
@@ -140,16 +207,39 @@ fn json_nesting_is_limited_by_the_parser() {
         )
     };
     // 127 containers in all (the object + 126 arrays): parsed, and the fn rejects the extra member.
-    let ok = run_with_stdin(&["call", "rollout.scale_int_or_percent"], nested(127).as_bytes());
+    let ok = run_with_stdin(
+        &["call", "rollout.scale_int_or_percent"],
+        nested(127).as_bytes(),
+    );
     assert_ne!(ok.status.code(), Some(2), "{}", stderr(&ok));
     // 128: the parser refuses it before any decision code runs.
-    let deep = run_with_stdin(&["call", "rollout.scale_int_or_percent"], nested(128).as_bytes());
-    assert_eq!(deep.status.code(), Some(2), "{}", stdout(&deep));
-    assert!(stderr(&deep).contains("recursion limit exceeded"), "{}", stderr(&deep));
+    let deep = run_with_stdin(
+        &["call", "rollout.scale_int_or_percent"],
+        nested(128).as_bytes(),
+    );
+    // (an input error: exit 1, the error JSON naming stdin)
+    assert_eq!(deep.status.code(), Some(1), "{}", stdout(&deep));
+    assert!(
+        stdout(&deep).contains("\"invalid_input\""),
+        "{}",
+        stdout(&deep)
+    );
+    assert!(
+        stderr(&deep).contains("recursion limit exceeded"),
+        "{}",
+        stderr(&deep)
+    );
     // 20,000 deep: the same error, no stack overflow.
-    let bomb = run_with_stdin(&["call", "rollout.scale_int_or_percent"], nested(20_000).as_bytes());
-    assert_eq!(bomb.status.code(), Some(2), "{}", stderr(&bomb));
-    assert!(stderr(&bomb).contains("recursion limit exceeded"), "{}", stderr(&bomb));
+    let bomb = run_with_stdin(
+        &["call", "rollout.scale_int_or_percent"],
+        nested(20_000).as_bytes(),
+    );
+    assert_eq!(bomb.status.code(), Some(1), "{}", stderr(&bomb));
+    assert!(
+        stderr(&bomb).contains("recursion limit exceeded"),
+        "{}",
+        stderr(&bomb)
+    );
 }
 
 /// A 1.2 KB merge-key bomb fails on the CLI's tight YAML budget (anchor and alias events), not
@@ -157,12 +247,22 @@ fn json_nesting_is_limited_by_the_parser() {
 #[test]
 fn a_merge_key_bomb_fails_on_the_anchor_budget() {
     let out = bin()
-        .args(["convert", &data("merge-bomb.yaml"), "--to", "apps.kruise.io/v1beta1"])
+        .args([
+            "convert",
+            &data("merge-bomb.yaml"),
+            "--to",
+            "apps.kruise.io/v1beta1",
+        ])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    // an input error (exit 1), not misuse
+    assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
-    assert!(err.contains("invalid YAML") && err.contains("budget breached"), "{err}");
+    assert!(err.contains("error [invalid_input]"), "{err}");
+    assert!(
+        err.contains("invalid YAML") && err.contains("budget breached"),
+        "{err}"
+    );
     assert!(
         err.contains("RecordedAnchorEvents") || err.contains("replay") || err.contains("Aliases"),
         "{err}"
@@ -174,11 +274,17 @@ fn a_merge_key_bomb_fails_on_the_anchor_budget() {
 #[test]
 fn a_manifest_with_a_few_merge_keys_still_parses() {
     let out = bin()
-        .args(["convert", &data("merge-keys.yaml"), "--to", "apps.kruise.io/v1beta1"])
+        .args([
+            "convert",
+            &data("merge-keys.yaml"),
+            "--to",
+            "apps.kruise.io/v1beta1",
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let docs: serde_json::Value = serde_saphyr::from_str(&stdout(&out)).expect("CLI output is YAML");
+    let docs: serde_json::Value =
+        serde_saphyr::from_str(&stdout(&out)).expect("CLI output is YAML");
     let spec = &docs["spec"];
     assert_eq!(spec["selector"]["matchLabels"]["team"], "payments");
     assert_eq!(spec["selector"]["matchLabels"]["app"], "nginx");

@@ -5,12 +5,17 @@ use serde_json::json;
 use std::process::Command;
 
 fn explain(name: &str, cloneset: serde_json::Value, pods: serde_json::Value) -> String {
-    let dir = std::env::temp_dir().join(format!("kruise-core-explain-{}-{name}", std::process::id()));
+    let dir =
+        std::env::temp_dir().join(format!("kruise-core-explain-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let cs = dir.join("cloneset.json");
     let ps = dir.join("pods.json");
     std::fs::write(&cs, cloneset.to_string()).expect("write");
-    std::fs::write(&ps, json!({"apiVersion": "v1", "kind": "List", "items": pods}).to_string()).expect("write");
+    std::fs::write(
+        &ps,
+        json!({"apiVersion": "v1", "kind": "List", "items": pods}).to_string(),
+    )
+    .expect("write");
     let out = Command::new(env!("CARGO_BIN_EXE_kruise-core"))
         .args(["explain", "cloneset"])
         .arg(&cs)
@@ -20,7 +25,11 @@ fn explain(name: &str, cloneset: serde_json::Value, pods: serde_json::Value) -> 
         .output()
         .expect("binary runs");
     let _ = std::fs::remove_dir_all(&dir);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
@@ -31,7 +40,10 @@ fn cloneset(update_type: &str) -> serde_json::Value {
 }
 
 fn pod(name: &str, created: Option<&str>, restarts: &[i32]) -> serde_json::Value {
-    let statuses: Vec<_> = restarts.iter().map(|r| json!({"name": "c", "restartCount": r})).collect();
+    let statuses: Vec<_> = restarts
+        .iter()
+        .map(|r| json!({"name": "c", "restartCount": r}))
+        .collect();
     json!({"metadata": {"name": name, "labels": {"controller-revision-hash": "old"}, "creationTimestamp": created},
            "spec": {"nodeName": "node-1"},
            "status": {"phase": "Running", "containerStatuses": statuses,
@@ -48,13 +60,19 @@ fn pods_are_ordered_by_max_restarts_and_missing_times_first() {
         pod("no-creation-time", None, &[]),
     ]);
     let text = explain("order", cloneset("ReCreate"), pods);
-    assert!(text.contains("In order: one-container, two-containers, no-creation-time, older\n"), "{text}");
+    assert!(
+        text.contains("In order: one-container, two-containers, no-creation-time, older\n"),
+        "{text}"
+    );
 }
 
 #[test]
 fn on_delete_updates_no_pod() {
     let pods = json!([pod("a", Some("2026-01-01T00:00:00Z"), &[])]);
     let text = explain("ondelete", cloneset("OnDelete"), pods);
-    assert!(text.contains("updateStrategy.type is OnDelete: the controller updates no pod"), "{text}");
+    assert!(
+        text.contains("updateStrategy.type is OnDelete: the controller updates no pod"),
+        "{text}"
+    );
     assert!(!text.contains("In order:"), "{text}");
 }

@@ -78,15 +78,15 @@ impl<'a> Family<'a> {
         for f in fs {
             let t = f.typed.as_ref().expect("typed");
             for (suffix, ty) in [("Input", &t.input), ("Output", &t.output)] {
-                if let Ty::Named(n) = ty {
-                    if matches!(defs.get(n), Some(Def::Object { .. } | Def::Enum { .. })) {
-                        let want = format!("{}{suffix}", function_name(f));
-                        if let Some(old) = fixed.insert(n.clone(), want.clone()) {
-                            if old != want {
-                                // Shared by two fns: keep the def's own name.
-                                fixed.insert(n.clone(), format!("{prefix}{n}"));
-                            }
-                        }
+                if let Ty::Named(n) = ty
+                    && matches!(defs.get(n), Some(Def::Object { .. } | Def::Enum { .. }))
+                {
+                    let want = format!("{}{suffix}", function_name(f));
+                    if let Some(old) = fixed.insert(n.clone(), want.clone())
+                        && old != want
+                    {
+                        // Shared by two fns: keep the def's own name.
+                        fixed.insert(n.clone(), format!("{prefix}{n}"));
                     }
                 }
             }

@@ -18,11 +18,11 @@ fn main() -> ExitCode {
         if std::fs::read_to_string(&path).is_ok_and(|old| old == *text) {
             continue;
         }
-        if let Some(dir) = path.parent() {
-            if let Err(e) = std::fs::create_dir_all(dir) {
-                eprintln!("codegen: {}: {e}", dir.display());
-                return ExitCode::FAILURE;
-            }
+        if let Some(dir) = path.parent()
+            && let Err(e) = std::fs::create_dir_all(dir)
+        {
+            eprintln!("codegen: {}: {e}", dir.display());
+            return ExitCode::FAILURE;
         }
         if let Err(e) = std::fs::write(&path, text) {
             eprintln!("codegen: {rel}: {e}");

@@ -217,6 +217,6 @@ fn array_for_a_nested_object_is_rejected() {
     ];
     for (fn_id, input, field) in cases {
         let e = kruise_core::call(fn_id, &input).expect_err(fn_id);
-        assert_eq!((&*e.kind, e.field.as_deref()), ("invalid_input", Some(field)), "{fn_id}: {e}");
+        assert_eq!((e.kind, e.field.as_deref()), ("invalid_input", Some(field)), "{fn_id}: {e}");
     }
 }

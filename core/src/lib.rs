@@ -9,6 +9,8 @@
 //! - the generic [`registry::call`]`(fn_id, &json)`, keyed by the conformance-vector fn ids, which
 //!   feeds the CLI, the conformance runner and the Python, C and Go bindings.
 
+#![forbid(unsafe_code)]
+
 pub mod error;
 pub mod registry;
 pub mod conformance;

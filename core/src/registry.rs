@@ -201,12 +201,11 @@ fn rename_refs(v: &mut Value, clashes: &[String]) {
     while let Some(v) = stack.pop() {
         match v {
             Value::Object(m) => {
-                if let Some(Value::String(r)) = m.get_mut("$ref") {
-                    if let Some(name) = r.strip_prefix("#/$defs/") {
-                        if clashes.iter().any(|c| c == name) {
-                            *r = format!("#/$defs/{name}Output");
-                        }
-                    }
+                if let Some(Value::String(r)) = m.get_mut("$ref")
+                    && let Some(name) = r.strip_prefix("#/$defs/")
+                    && clashes.iter().any(|c| c == name)
+                {
+                    *r = format!("#/$defs/{name}Output");
                 }
                 stack.extend(m.values_mut());
             }

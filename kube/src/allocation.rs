@@ -3,7 +3,7 @@
 //! Converts `k8s_openapi::api::core::v1::Pod` into the core's [`kruise_core::allocation::Pod`]
 //! (only the fields allocation reads: name, creation/deletion time, labels, nodeName, phase,
 //! conditions) and runs one reconcile's allocation
-//! ([`kruise_core::allocation::allocate`], OpenKruise v1.9 `uniteddeployment_controller.go`).
+//! ([`kruise_core::allocation::allocate()`], OpenKruise v1.9 `uniteddeployment_controller.go`).
 //!
 //! Like every k8s-openapi library, this crate compiles when the final build selects a Kubernetes
 //! version feature (`k8s-openapi/v1_32` is enabled for this crate's tests); the conversion only
@@ -30,7 +30,7 @@ pub struct SubsetWorkload {
 }
 
 fn time(t: &k8s_openapi::apimachinery::pkg::apis::meta::v1::Time) -> Option<Timestamp> {
-    Timestamp::new(t.0.as_second(), t.0.subsec_nanosecond()).ok()
+    crate::core_time(t.0, "time").ok()
 }
 
 /// Converts a k8s-openapi Pod into the core's pod input (a missing name becomes `""`).
@@ -65,7 +65,8 @@ pub fn pod_from_k8s(pod: &corev1::Pod) -> alloc::Pod {
 }
 
 /// Runs one reconcile's allocation (statuses, allocator) for `spec`/`status` and the
-/// existing subset workloads (keyed by subset name) at `now`.
+/// existing subset workloads (keyed by subset name) at `now` (k8s-openapi's jiff, e.g.
+/// `k8s_openapi::jiff::Timestamp::now()`).
 ///
 /// Errors: the core's allocation errors (`min_greater_than_max`, `specified_exceeds_total`, ...,
 /// `duplicate_subset_name`) and `invalid_input` for a pod without `creationTimestamp` where the
@@ -76,8 +77,9 @@ pub fn allocate(
     current_revision: &str,
     updated_revision: &str,
     subsets: &BTreeMap<String, SubsetWorkload>,
-    now: Timestamp,
+    now: k8s_openapi::jiff::Timestamp,
 ) -> kruise_core::Result<AllocateOutcome> {
+    let now = crate::core_time(now, "now")?;
     let workloads: BTreeMap<String, Workload> = subsets
         .iter()
         .map(|(name, w)| {
@@ -191,7 +193,7 @@ mod tests {
             ],
         };
         let subsets = BTreeMap::from([("ecs".to_string(), ecs)]);
-        let now: Timestamp = "2026-06-21T10:00:00Z".parse().unwrap();
+        let now: k8s_openapi::jiff::Timestamp = "2026-06-21T10:00:00Z".parse().unwrap();
         let o = allocate(&spec, &status, "rev-1", "rev-1", &subsets, now).unwrap();
         // ecs-1 pended 60 s > 30 s: reserved; ecs-2 only 15 s: not yet (re-check in 15 s)
         assert_eq!(

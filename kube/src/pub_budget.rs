@@ -14,7 +14,7 @@
 //! let Some(req) = review.request.as_ref() else { return bad_request() };
 //! let evicted = fetch_pod_if_eviction(req);              // your client: GET pods/{req.name}
 //! let pub_name = related_pub(req, evicted.as_ref());     // then GET that PUB (same namespace)
-//! match review_pod_request(req, evicted.as_ref(), pub_obj.as_ref(), FeatureGates::default(), jiff::Timestamp::now()) {
+//! match review_pod_request(req, evicted.as_ref(), pub_obj.as_ref(), FeatureGates::default(), k8s_openapi::jiff::Timestamp::now()) {
 //!     Ok(out) => {
 //!         if let Some(status) = out.new_status { /* write it to the PUB's status subresource */ }
 //!         reply(AdmissionReview::respond(out.response))
@@ -216,7 +216,7 @@ pub fn review_pod_request(
     evicted_pod: Option<&K8sPod>,
     pb: Option<&Pub>,
     gates: FeatureGates,
-    now: jiff::Timestamp,
+    now: k8s_openapi::jiff::Timestamp,
 ) -> Result<PubAdmission, Error> {
     let v = serde_json::to_value(req).map_err(|e| Error::invalid_input("request", e))?;
     let Value::Object(m) = v else {
@@ -233,7 +233,7 @@ pub fn review_admission(
     evicted_pod: Option<&K8sPod>,
     pb: Option<&Pub>,
     gates: FeatureGates,
-    now: jiff::Timestamp,
+    now: k8s_openapi::jiff::Timestamp,
 ) -> Result<PubAdmission, Error> {
     decide(evicted_pod, pb, gates, now, |ctx| admit_review(review, ctx))
 }
@@ -245,7 +245,7 @@ pub fn review_body(
     evicted_pod: Option<&K8sPod>,
     pb: Option<&Pub>,
     gates: FeatureGates,
-    now: jiff::Timestamp,
+    now: k8s_openapi::jiff::Timestamp,
 ) -> Result<PubAdmission, Error> {
     let v: Value = serde_json::from_slice(body).map_err(|e| Error::invalid_input("body", e))?;
     review_admission(&v, evicted_pod, pb, gates, now)
@@ -255,13 +255,13 @@ fn decide(
     evicted_pod: Option<&K8sPod>,
     pb: Option<&Pub>,
     gates: FeatureGates,
-    now: jiff::Timestamp,
+    now: k8s_openapi::jiff::Timestamp,
     run: impl FnOnce(&ReviewContext<'_>) -> Result<ReviewAnswer, Error>,
 ) -> Result<PubAdmission, Error> {
     let evicted = evicted_pod
         .map(|p| pod_from_k8s(p).map_err(|e| reroot(e, "evictedPod")))
         .transpose()?;
-    let now = RecordTime::from_timestamp(now);
+    let now = RecordTime::from_timestamp(crate::core_time(now, "now")?);
     let ctx = ReviewContext {
         pb,
         evicted_pod: evicted.as_ref(),
@@ -373,7 +373,7 @@ mod tests {
         r.request.unwrap()
     }
 
-    fn now() -> jiff::Timestamp {
+    fn now() -> k8s_openapi::jiff::Timestamp {
         NOW.parse().unwrap()
     }
 

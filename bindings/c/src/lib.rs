@@ -16,6 +16,8 @@
 //! is made here. Typed helpers per family live in `src/<family>.rs` (`resources.rs`: expressions).
 
 #![allow(non_camel_case_types)]
+// The C ABI takes raw pointers; every unsafe block states its safety argument.
+#![allow(unsafe_code)]
 #![deny(missing_docs)]
 
 mod buf;

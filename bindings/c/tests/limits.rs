@@ -2,6 +2,8 @@
 //! `KRUISE_INPUT_TOO_LARGE`, kind `input_too_large`) and JSON nesting (the parser's limit), plus
 //! the live-expression counter. One test changes the process-wide limit, so every test here takes
 //! the same lock.
+// The tests call the C ABI (raw pointers) as a C program would.
+#![allow(unsafe_code)]
 
 use kruise_core::{
     KRUISE_DEFAULT_MAX_INPUT_BYTES, kruise_buf, kruise_buf_free, kruise_call, kruise_expr,

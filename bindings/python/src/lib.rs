@@ -1,7 +1,7 @@
 //! Python bindings for kruise-core: the native module `kruise_core._kruise_core`.
 //!
-//! Generic over the registry: [`call`] reaches every fn id of `kruise_core::registry`, [`matches`]
-//! applies the core's conformance comparison, [`fn_ids`] lists the ids. No decision is made here;
+//! Generic over the registry: `call` reaches every fn id of `kruise_core::registry`, `matches`
+//! applies the core's conformance comparison, `fn_ids` lists the ids. No decision is made here;
 //! values are converted by `convert.rs` (dict/list/tuple/str/int/float/bool/None, integers exact,
 //! with the depth, NaN and input-size checks of every front door) and errors become `kruise_core.KruiseError` (a `ValueError`) carrying `.kind`, `.message`, `.field`.
 //! Typed helpers per family live in `src/<family>.rs` (`resources.rs`: `Expression`).

@@ -92,21 +92,21 @@ pub fn demo(_args: &DemoArgs) -> Result<String, CliError> {
 /// subsets by their `apps.kruise.io/subset-name` label; each subset workload's replicas are its
 /// non-terminating pods and its ready replicas the pods whose Ready condition is True.
 pub fn explain(args: &ExplainArgs) -> Result<String, CliError> {
-    let doc = input::read_one(&args.file)?;
-    let ud = UnitedDeployment::from_manifest(&doc)?;
-    let now_s = input::parse_now(args.now.as_deref(), "2026-06-21T10:00:00Z")?;
+    let now_s = input::parse_now(args.now.as_deref())?;
     let now: Timestamp = now_s
         .parse()
         .map_err(|e| CliError::Usage(format!("--now: {e}")))?;
+    let doc = input::read_kind(args.manifest(), "UnitedDeployment")?;
+    let ud = UnitedDeployment::from_manifest(&doc)?;
     let pods: Vec<Value> = match &args.pods {
-        Some(p) => input::read_items(p)?,
+        Some(p) => input::read_items_of(p, "Pod")?,
         None => Vec::new(),
     };
     let mut workloads: BTreeMap<String, Workload> = BTreeMap::new();
     let mut unassigned = Vec::new();
     for (i, p) in pods.iter().enumerate() {
         let pod: Pod = kruise_core::registry::decode(p).map_err(|e| {
-            let field = e.field.clone().map(|f| format!("pods[{i}].{f}"));
+            let field = e.field.clone().map(|f| format!("items[{i}].{f}"));
             kruise_core::Error { field, ..e }
         })?;
         match pod.metadata.labels.get(SUBSET_LABEL).cloned() {
@@ -171,6 +171,24 @@ pub fn explain(args: &ExplainArgs) -> Result<String, CliError> {
     }
     let o = allocate(&ud.spec, &ud.status, current, updated, &workloads, now)?;
     out.push_str(&render(&o, &ud.spec, now));
+    crate::report::result("name", Value::from(name));
+    crate::report::result("now", Value::from(now_s.as_str()));
+    crate::report::result(
+        "validation",
+        Value::Array(
+            violations
+                .iter()
+                .map(
+                    |v| serde_json::json!({"kind": v.kind, "field": v.field, "message": v.message}),
+                )
+                .collect(),
+        ),
+    );
+    crate::report::result(
+        "allocate",
+        serde_json::to_value(kruise_core::allocation::fns::AllocateOutput::from(&o))
+            .unwrap_or(Value::Null),
+    );
     Ok(out)
 }
 
@@ -426,7 +444,9 @@ mod explain_tests {
         let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/allocation");
         let args = ExplainArgs {
             kind: ExplainKind::Uniteddeployment,
-            file: dir.join("explain-ud.yaml"),
+            file: Some(dir.join("explain-ud.yaml")),
+            filename: None,
+            output: Default::default(),
             pods: Some(dir.join("explain-pods.yaml")),
             jobs: None,
             now: Some("2026-06-21T10:00:00Z".into()),

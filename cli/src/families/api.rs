@@ -2,9 +2,10 @@
 //!
 //! `convert FILE --to apps.kruise.io/v1beta1` reads JSON or YAML (several documents and kubectl
 //! `List`s too), converts every apps.kruise.io object with `api.convert` and prints the result in
-//! the input's format. With several documents, those the webhook would never convert (other API
-//! groups, kinds without conversion, objects already at the target version) are passed through
-//! unchanged; a single document is converted or fails with the core's error.
+//! the input's format. In a `List` or with several documents, those the webhook would never
+//! convert (other API groups, kinds without conversion, objects already at the target version) are
+//! passed through unchanged, each noted on stderr (`note: items[2] v1/Service s: skipped, ...`), and
+//! the command exits 0; a single document is converted or fails with the core's error (exit 1).
 
 use super::{ConvertArgs, DemoArgs};
 use crate::CliError;
@@ -25,14 +26,28 @@ fn not_convertible(e: &kruise_core::Error) -> bool {
         || (e.kind == UNSUPPORTED_VERSION && e.field.as_deref() == Some("object.apiVersion"))
 }
 
-fn convert_doc(doc: Value, to: &str, lenient: bool) -> Result<Value, CliError> {
+/// `apiVersion/kind name` of a document, for notes.
+fn describe(doc: &Value) -> String {
+    let s = |k: &str| doc.get(k).and_then(Value::as_str).unwrap_or("");
+    let name = doc
+        .pointer("/metadata/name")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    format!("{}/{} {name}", s("apiVersion"), s("kind")).replace("//", "/")
+}
+
+/// Converts one document; `lenient` (`Some(label)`: an item of a List or of several documents)
+/// passes a document the webhook would not convert through, noting it on stderr.
+fn convert_doc(doc: Value, to: &str, lenient: Option<&str>) -> Result<Value, CliError> {
     if let Value::Object(m) = &doc
         && m.get("kind").and_then(Value::as_str) == Some("List")
         && let Some(Value::Array(items)) = m.get("items")
     {
+        let prefix = lenient.map_or(String::new(), |l| format!("{l}."));
         let items = items
             .iter()
-            .map(|i| convert_doc(i.clone(), to, true))
+            .enumerate()
+            .map(|(i, item)| convert_doc(item.clone(), to, Some(&format!("{prefix}items[{i}]"))))
             .collect::<Result<Vec<_>, _>>()?;
         let mut m = m.clone();
         m.insert("items".into(), Value::Array(items));
@@ -40,8 +55,20 @@ fn convert_doc(doc: Value, to: &str, lenient: bool) -> Result<Value, CliError> {
     }
     match convert_one(&doc, to) {
         Ok(v) => Ok(v),
-        Err(e) if lenient && not_convertible(&e) => Ok(doc),
-        Err(e) => Err(e.into()),
+        Err(e) if not_convertible(&e) && lenient.is_some() => {
+            let label = lenient.unwrap_or_default();
+            eprintln!(
+                "note: {label} {}: skipped, passed through unchanged ({}: {})",
+                describe(&doc),
+                e.kind,
+                e.message
+            );
+            Ok(doc)
+        }
+        Err(e) => Err(match lenient {
+            Some(label) => kruise_core::pub_budget::review::reroot(e, label).into(),
+            None => e.into(),
+        }),
     }
 }
 
@@ -54,10 +81,14 @@ fn yaml(docs: &[Value]) -> Result<String, CliError> {
 /// document per input document).
 pub fn convert_text(text: &str, to: &str) -> Result<String, CliError> {
     let docs = parse_documents(text)?;
-    let lenient = docs.len() > 1;
+    let several = docs.len() > 1;
     let out = docs
         .into_iter()
-        .map(|d| convert_doc(d, to, lenient))
+        .enumerate()
+        .map(|(i, d)| {
+            let label = format!("document[{i}]");
+            convert_doc(d, to, several.then_some(label.as_str()))
+        })
         .collect::<Result<Vec<_>, _>>()?;
     if is_json(text) {
         let mut s = serde_json::to_string_pretty(out.first().unwrap_or(&Value::Null))
@@ -71,7 +102,7 @@ pub fn convert_text(text: &str, to: &str) -> Result<String, CliError> {
 
 /// `kruise-core convert`.
 pub fn convert(args: &ConvertArgs) -> Result<String, CliError> {
-    let text = crate::input::read_text(&args.file)?;
+    let text = crate::input::read_text(args.manifest())?;
     convert_text(&text, &args.to)
 }
 

@@ -44,12 +44,15 @@ pub fn demo(_args: &DemoArgs) -> Result<String, CliError> {
 
 /// `kruise-core explain advancedcronjob FILE [--jobs FILE] [--now TIME]`.
 pub fn explain(args: &ExplainArgs) -> Result<String, CliError> {
-    let acj = input::read_one(&args.file)?;
+    let now = input::parse_now(args.now.as_deref())?;
+    let acj = input::read_kind(args.manifest(), "AdvancedCronJob")?;
+    // The children may be Jobs, BroadcastJobs or ImageListPullJobs: `cron.children` keeps those of
+    // the template's kind.
     let jobs = match &args.jobs {
         Some(p) => input::read_items(p)?,
         None => Vec::new(),
     };
-    let now = input::parse_now(args.now.as_deref(), DEFAULT_NOW)?;
+    crate::report::result("now", json!(now));
     explain_value(&acj, &jobs, &now, None)
 }
 
@@ -62,7 +65,12 @@ fn s<'a>(v: &'a Value, path: &[&str]) -> Option<&'a str> {
 /// The children of the ACJ among `jobs`, as the controller lists them (`cron.children`): the
 /// template's kind, and of those the objects in its namespace (any, when the manifest names none)
 /// whose controller owner reference names it. Answers the listed kind and the owned jobs.
-fn owned_children<'a>(acj: &Value, name: &str, spec: &Value, jobs: &'a [Value]) -> Result<(String, Vec<&'a Value>), CliError> {
+fn owned_children<'a>(
+    acj: &Value,
+    name: &str,
+    spec: &Value,
+    jobs: &'a [Value],
+) -> Result<(String, Vec<&'a Value>), CliError> {
     let input = json!({
         "advancedCronJob": {
             "metadata": {"name": name, "namespace": s(acj, &["metadata", "namespace"]).unwrap_or("")},
@@ -111,6 +119,9 @@ fn explain_value(
     );
     // The mutating webhook runs before the validating one, so admission sees the defaulted spec.
     let problems = kruise_core::call("cron.validate", &json!({"name": name, "spec": spec}))?;
+    crate::report::result("name", json!(name));
+    crate::report::result("effectiveSchedule", json!(effective));
+    crate::report::result("validation", problems.clone());
     match problems.as_array().map(Vec::as_slice) {
         Some([]) | None => {
             let _ = writeln!(w, "  admission         valid");
@@ -133,6 +144,7 @@ fn explain_value(
     match Schedule::parse(&effective) {
         Err(e) => {
             let _ = writeln!(w, "  schedule error    {}: {}", e.kind, e.message);
+            crate::report::error(&e);
         }
         Ok(sched) => {
             let zone = sched
@@ -145,6 +157,10 @@ fn explain_value(
                 jiff::Timestamp::from_second(now_ts).map_err(|e| CliError::Usage(e.to_string()))?;
             let mut buf = [after; 5];
             let n = sched.next_n(after, &Zone::utc(), &mut buf);
+            crate::report::result(
+                "nextFireTimes",
+                json!(buf[..n].iter().map(|t| t.to_string()).collect::<Vec<_>>()),
+            );
             for t in &buf[..n] {
                 let local = match sched.location() {
                     cron::Location::Zone(z) if z.name() != "UTC" => {
@@ -189,6 +205,8 @@ fn explain_value(
         "cron.decide",
         &json!({"name": name, "creationTimestamp": creation, "now": now, "spec": spec, "jobs": children}),
     )?;
+    crate::report::result("children", json!(children));
+    crate::report::result("decide", d.clone());
     let _ = writeln!(
         w,
         "reconcile at {now} (created {creation}, {} {kind} children):",
@@ -270,21 +288,42 @@ mod tests {
         let mut acj = input::parse_one(SEED, "seed").unwrap();
         let jobs = [
             child("mine", None, Some(("acj-image-pull", true))),
-            child("mine-default", Some("default"), Some(("acj-image-pull", true))),
+            child(
+                "mine-default",
+                Some("default"),
+                Some(("acj-image-pull", true)),
+            ),
             child("orphan", None, None),
             child("not-controller", None, Some(("acj-image-pull", false))),
             child("other-acj", None, Some(("other", true))),
-            child("other-namespace", Some("kube-system"), Some(("acj-image-pull", true))),
+            child(
+                "other-namespace",
+                Some("kube-system"),
+                Some(("acj-image-pull", true)),
+            ),
         ];
         let listed = |acj: &Value| {
             let out = explain_value(acj, &jobs, DEFAULT_NOW, Some("2026-06-21T07:30:00Z")).unwrap();
-            let children: Vec<String> =
-                out.lines().filter(|l| l.starts_with("  child ")).map(str::to_string).collect();
-            assert!(out.contains(&format!("(created 2026-06-21T07:30:00Z, {} ImageListPullJob children)", children.len())));
+            let children: Vec<String> = out
+                .lines()
+                .filter(|l| l.starts_with("  child "))
+                .map(str::to_string)
+                .collect();
+            assert!(out.contains(&format!(
+                "(created 2026-06-21T07:30:00Z, {} ImageListPullJob children)",
+                children.len()
+            )));
             children
         };
         // No namespace in the manifest: every namespace.
-        assert_eq!(listed(&acj), ["  child mine active", "  child mine-default active", "  child other-namespace active"]);
+        assert_eq!(
+            listed(&acj),
+            [
+                "  child mine active",
+                "  child mine-default active",
+                "  child other-namespace active"
+            ]
+        );
         acj["metadata"]["namespace"] = json!("default");
         assert_eq!(listed(&acj), ["  child mine-default active"]);
     }

@@ -38,32 +38,97 @@ pub enum ExplainKind {
     Pub,
 }
 
+/// `explain`'s output format.
+#[derive(ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Output {
+    /// The explanation for people (default).
+    #[default]
+    Text,
+    /// The structured results as JSON, for scripts.
+    Json,
+    /// The structured results as YAML.
+    Yaml,
+}
+
+impl ExplainKind {
+    /// The manifest kind this mode reads.
+    pub fn manifest_kind(self) -> &'static str {
+        match self {
+            ExplainKind::Sidecarset => "SidecarSet",
+            ExplainKind::Uniteddeployment => "UnitedDeployment",
+            ExplainKind::Cloneset => "CloneSet",
+            ExplainKind::Advancedcronjob => "AdvancedCronJob",
+            ExplainKind::Pub => "PodUnavailableBudget",
+        }
+    }
+}
+
 /// `kruise-core explain` arguments.
 #[derive(Args, Debug)]
 pub struct ExplainArgs {
-    /// The kind of manifest.
+    /// The kind of manifest; the manifest must be that kind at an apiVersion OpenKruise v1.9.0
+    /// serves (else the error `wrong_kind` / `unsupported_version`, exit 1).
     pub kind: ExplainKind,
-    /// The manifest (YAML or JSON).
-    pub file: PathBuf,
-    /// Pods (a kubectl List, an array, or several documents).
-    #[arg(long)]
+    /// The manifest (YAML or JSON, as `kubectl get -o yaml` prints it); `-` reads stdin.
+    #[arg(
+        value_name = "FILE",
+        required_unless_present = "filename",
+        conflicts_with = "filename"
+    )]
+    pub file: Option<PathBuf>,
+    /// The manifest, kubectl style (`-f -` reads stdin).
+    #[arg(short = 'f', long = "filename", value_name = "FILE")]
+    pub filename: Option<PathBuf>,
+    /// Pods (a kubectl List, an array, or several documents; `-` reads stdin).
+    #[arg(long, value_name = "FILE")]
     pub pods: Option<PathBuf>,
-    /// Jobs (for advancedcronjob).
-    #[arg(long)]
+    /// Jobs (for advancedcronjob; `-` reads stdin).
+    #[arg(long, value_name = "FILE")]
     pub jobs: Option<PathBuf>,
-    /// "Now" as RFC 3339 UTC (default: a fixed time, so output is reproducible).
-    #[arg(long)]
+    /// "Now" as RFC 3339 (default: the wall clock; pass a fixed time for reproducible output).
+    #[arg(long, value_name = "TIME")]
     pub now: Option<String>,
+    /// Output format: text, or json / yaml for scripts.
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = Output::Text)]
+    pub output: Output,
+}
+
+impl ExplainArgs {
+    /// The manifest file (the positional argument or `-f`).
+    pub fn manifest(&self) -> &std::path::Path {
+        self.file
+            .as_deref()
+            .or(self.filename.as_deref())
+            .unwrap_or(std::path::Path::new("-"))
+    }
 }
 
 /// `kruise-core convert` arguments.
 #[derive(Args, Debug)]
 pub struct ConvertArgs {
-    /// The manifest file (YAML or JSON, multi-document YAML too).
-    pub file: PathBuf,
+    /// The manifest file (YAML or JSON, multi-document YAML and kubectl Lists too); `-` reads stdin.
+    #[arg(
+        value_name = "FILE",
+        required_unless_present = "filename",
+        conflicts_with = "filename"
+    )]
+    pub file: Option<PathBuf>,
+    /// The manifest, kubectl style (`-f -` reads stdin).
+    #[arg(short = 'f', long = "filename", value_name = "FILE")]
+    pub filename: Option<PathBuf>,
     /// Target apiVersion, e.g. apps.kruise.io/v1beta1.
     #[arg(long)]
     pub to: String,
+}
+
+impl ConvertArgs {
+    /// The manifest file (the positional argument or `-f`).
+    pub fn manifest(&self) -> &std::path::Path {
+        self.file
+            .as_deref()
+            .or(self.filename.as_deref())
+            .unwrap_or(std::path::Path::new("-"))
+    }
 }
 
 /// One demo section: a title and the function producing its text.
@@ -100,6 +165,23 @@ pub fn explain(args: &ExplainArgs) -> Result<String, CliError> {
         ExplainKind::Advancedcronjob => cron::explain(args),
         ExplainKind::Pub => pub_budget::explain(args),
     }
+}
+
+/// The document `explain -o json|yaml` prints: what was explained, the structured results, the
+/// notes on surprising v1.9 answers and the decision errors met.
+pub fn structured(args: &ExplainArgs, c: &crate::report::Collected) -> serde_json::Value {
+    let errors: Vec<serde_json::Value> = c
+        .errors
+        .iter()
+        .map(|e| e.to_json()["error"].clone())
+        .collect();
+    serde_json::json!({
+        "kind": args.kind.manifest_kind(),
+        "file": crate::input::name(args.manifest()),
+        "results": c.results,
+        "notes": c.notes,
+        "errors": errors,
+    })
 }
 
 /// Runs `convert`.

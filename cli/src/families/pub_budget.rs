@@ -3,6 +3,7 @@
 use super::{DemoArgs, ExplainArgs};
 use crate::CliError;
 use crate::input;
+use crate::report;
 use kruise_core::pub_budget::protect::invalid_pieces;
 use kruise_core::pub_budget::types::ANN_PROTECT_OPERATIONS as ANN_PROTECT_OPERATIONS_KEY;
 use kruise_core::pub_budget::{
@@ -195,18 +196,21 @@ fn describe(d: &kruise_core::pub_budget::Decision<'_>, before: &PubStatus) -> St
 /// the status the controller computes (expected replicas = the number of pods given unless the
 /// PUB overrides it) and, per pod, its availability and what an eviction would get.
 pub fn explain(args: &ExplainArgs) -> Result<String, CliError> {
-    let pb: Pub = decode(&input::read_one(&args.file)?)?;
-    pb.check_api("pub")?;
     let pods_path = args
         .pods
         .as_ref()
         .ok_or_else(|| CliError::Usage("explain pub needs --pods FILE".into()))?;
-    let pods: Vec<Pod> = input::read_items(pods_path)?
+    let now_text = input::parse_now(args.now.as_deref())?;
+    let pb: Pub = decode(&input::read_kind(args.manifest(), "PodUnavailableBudget")?)?;
+    pb.check_api("pub")?;
+    let pods: Vec<Pod> = input::read_items_of(pods_path, "Pod")?
         .iter()
         .enumerate()
-        .map(|(i, v)| decode::<Pod>(v).map_err(|e| CliError::Usage(format!("pod #{i}: {e}"))))
+        .map(|(i, v)| {
+            decode::<Pod>(v)
+                .map_err(|e| kruise_core::pub_budget::review::reroot(e, &format!("items[{i}]")))
+        })
         .collect::<Result<_, _>>()?;
-    let now_text = input::parse_now(args.now.as_deref(), DEMO_NOW)?;
     let now = RecordTime::parse(&now_text, "--now")?;
     let gates = FeatureGates::default();
     let mut o = String::new();
@@ -229,6 +233,24 @@ pub fn explain(args: &ExplainArgs) -> Result<String, CliError> {
     let replicas = i32::try_from(pods.len()).unwrap_or(i32::MAX);
     let out = compute_status(&pb, &pods, Some(replicas), now.at)?;
     let s = &out.status;
+    report::result("name", json!(pb.metadata.name));
+    report::result("now", json!(now_text));
+    report::result("validation", json!(errs));
+    report::result(
+        "protects",
+        json!(
+            pb.protected_operations(gates.in_place_pod_vertical_scaling)
+                .iter()
+                .map(|o| o.as_str())
+                .collect::<Vec<_>>()
+        ),
+    );
+    report::result("status", serde_json::to_value(s).unwrap_or(Value::Null));
+    report::result("statusChanged", json!(out.changed));
+    report::result(
+        "recheckTime",
+        json!(out.recheck_time.map(|t| t.to_string())),
+    );
     let _ = writeln!(
         o,
         "  status: totalReplicas {} desiredAvailable {} currentAvailable {} unavailableAllowed {} (workload replicas taken as the {} pods given{})",
@@ -265,6 +287,11 @@ pub fn explain(args: &ExplainArgs) -> Result<String, CliError> {
             pod: Some(p),
         };
         let d = admit(&req, Some(&current), gates)?;
+        report::push(
+            "pods",
+            json!({"name": p.metadata.name, "active": st.active, "ready": st.ready, "consistent": st.consistent,
+                   "eviction": {"allowed": d.allowed(), "code": d.code.as_str(), "reason": if d.allowed() { String::new() } else { d.reason() }}}),
+        );
         let _ = writeln!(
             o,
             "  pod {:<30} active {:<5} ready {:<5} consistent {:<5} eviction now: {}",

@@ -3,9 +3,10 @@
 
 use super::{DemoArgs, ExplainArgs};
 use crate::CliError;
-use crate::input::{parse_one, read_items, read_one};
+use crate::input::{parse_one, read_items_of, read_kind, read_one};
+use crate::report;
 use kruise_core::resources::{self, PodContainers, SidecarContainer};
-use serde_json::Value;
+use serde_json::{Value, json};
 use std::fmt::Write;
 
 const SEED_SIDECARSET: &str = include_str!("../../examples/resources/sidecarset.yaml");
@@ -14,33 +15,52 @@ const SEED_POD: &str = include_str!("../../examples/resources/pod.yaml");
 /// Demo section: the seed SidecarSet against the embedded pod (or `--sidecarset` / `--pod`).
 pub fn demo(args: &DemoArgs) -> Result<String, CliError> {
     let set = match &args.sidecarset {
-        Some(p) => read_one(p)?,
+        Some(p) => read_kind(p, "SidecarSet")?,
         None => parse_one(SEED_SIDECARSET, "embedded sidecarset.yaml")?,
     };
     let pod = match &args.pod {
         Some(p) => read_one(p)?,
         None => parse_one(SEED_POD, "embedded pod.yaml")?,
     };
+    kruise_core::api::served::check(&pod, "Pod", "", false)?;
     explain_pod(&set, &pod)
 }
 
 /// `kruise-core explain sidecarset FILE --pods PODS`: every policy of the SidecarSet against
 /// every pod.
 pub fn explain(args: &ExplainArgs) -> Result<String, CliError> {
-    let set = read_one(&args.file)?;
     let pods_path = args
         .pods
         .as_ref()
         .ok_or_else(|| CliError::Usage("explain sidecarset needs --pods FILE".into()))?;
+    let set = read_kind(args.manifest(), "SidecarSet")?;
     let mut out = String::new();
-    for pod in read_items(pods_path)? {
+    for pod in read_items_of(pods_path, "Pod")? {
         out.push_str(&explain_pod(&set, &pod)?);
     }
     Ok(out)
 }
 
-fn usage(e: impl std::fmt::Display) -> CliError {
-    CliError::Usage(e.to_string())
+/// The notes on v1.9 answers that surprise, for one evaluated field.
+fn step_notes(s: &resources::policy::Step) -> Vec<String> {
+    let mut notes = Vec::new();
+    if s.field.ends_with("memory") && s.variable == "cpu" && s.expr.contains("cpu") {
+        notes.push(format!(
+            "{}: v1.9 evaluates this memory expression with the variable named `cpu` (it names the variable \
+             `memory` only when that word occurs in the expression), so `cpu` here is the memory aggregate",
+            s.field
+        ));
+    }
+    if let Some(r) = &s.result
+        && s.field.ends_with("memory")
+        && r.to_string().ends_with('m')
+    {
+        notes.push(format!(
+            "{}: {r} is a fractional number of bytes (milli-bytes), as v1.9 writes it; the API server keeps it",
+            s.field
+        ));
+    }
+    notes
 }
 
 /// The sidecar containers of a SidecarSet (`spec.containers` then `spec.initContainers`).
@@ -53,7 +73,7 @@ fn sidecars(set: &Value) -> Result<Vec<(bool, SidecarContainer)>, CliError> {
         {
             for (i, c) in items.iter().enumerate() {
                 let sc: SidecarContainer = serde_json::from_value(c.clone())
-                    .map_err(|e| usage(format!("SidecarSet spec.{list}[{i}]: {e}")))?;
+                    .map_err(|e| CliError::input(format!("spec.{list}[{i}]"), e))?;
                 out.push((init, sc));
             }
         }
@@ -64,7 +84,7 @@ fn sidecars(set: &Value) -> Result<Vec<(bool, SidecarContainer)>, CliError> {
 fn explain_pod(set: &Value, pod: &Value) -> Result<String, CliError> {
     let spec = pod.get("spec").cloned().unwrap_or(Value::Null);
     let containers: PodContainers =
-        serde_json::from_value(spec).map_err(|e| usage(format!("Pod spec: {e}")))?;
+        serde_json::from_value(spec).map_err(|e| CliError::input("pod.spec", e))?;
     let set_name = set
         .pointer("/metadata/name")
         .and_then(Value::as_str)
@@ -123,9 +143,15 @@ fn explain_pod(set: &Value, pod: &Value) -> Result<String, CliError> {
             policy.target_containers_name_regex,
             names.join(", ")
         );
+        let mut entry = json!({
+            "sidecarSet": set_name, "pod": pod_name, "sidecar": sc.name, "initContainer": init,
+            "validation": findings.iter().map(|f| json!({"field": f.field, "kind": f.kind, "cause": f.cause, "detail": f.detail})).collect::<Vec<_>>(),
+        });
         match resources::apply(policy, &containers, &names) {
             Err(e) => {
                 let _ = writeln!(out, "    error [{}]: {}", e.kind, e.message);
+                entry["error"] = e.to_json()["error"].clone();
+                report::error(&e);
             }
             Ok(a) => {
                 let _ = writeln!(out, "    targets: {}", a.targets.join(", "));
@@ -144,12 +170,18 @@ fn explain_pod(set: &Value, pod: &Value) -> Result<String, CliError> {
                     show(&a.aggregate.limits),
                     show(&a.aggregate.requests)
                 );
+                let mut steps = Vec::new();
                 for s in &a.steps {
                     let input = s
                         .input
                         .as_ref()
                         .map(|q| q.to_string())
                         .unwrap_or_else(|| "absent".into());
+                    steps.push(json!({
+                        "field": s.field, "expr": s.expr, "variable": s.variable,
+                        "input": s.input.as_ref().map(|q| q.to_string()),
+                        "result": s.result.as_ref().map(|q| q.to_string()),
+                    }));
                     match &s.result {
                         Some(r) => {
                             let _ = writeln!(
@@ -168,10 +200,17 @@ fn explain_pod(set: &Value, pod: &Value) -> Result<String, CliError> {
                             );
                         }
                     }
+                    for n in step_notes(s) {
+                        let _ = writeln!(out, "      note: {}", report::note(n));
+                    }
                 }
                 let _ = writeln!(out, "    result: resources: {}", a.to_json());
+                entry["targets"] = json!(a.targets);
+                entry["steps"] = Value::Array(steps);
+                entry["resources"] = a.to_json();
             }
         }
+        report::push("sidecars", entry);
     }
     Ok(out)
 }

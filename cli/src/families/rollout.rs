@@ -42,7 +42,8 @@ pub fn explain(args: &ExplainArgs) -> Result<String, CliError> {
 }
 
 fn at(t0: Timestamp, secs: i64) -> Timestamp {
-    t0.checked_add(SignedDuration::from_secs(secs)).unwrap_or(t0)
+    t0.checked_add(SignedDuration::from_secs(secs))
+        .unwrap_or(t0)
 }
 
 fn clock(t: Timestamp) -> String {
@@ -59,7 +60,11 @@ pub(crate) fn show_condition(c: Option<&Condition>) -> String {
 
 fn show_progress(p: &Progress) -> String {
     let mut s = show_condition(p.condition.as_ref());
-    s.push_str(if p.changed { " [written]" } else { " [unchanged]" });
+    s.push_str(if p.changed {
+        " [written]"
+    } else {
+        " [unchanged]"
+    });
     if let Some(r) = p.requeue_after_seconds {
         let _ = write!(s, ", requeue in {r} s");
     }
@@ -81,11 +86,17 @@ fn stalled_pods(n: usize, updated: usize) -> Vec<PodView> {
 
 fn cloneset_story(out: &mut String) -> Result<(), CliError> {
     let cs = CloneSet::read(&parse_one(CLONESET, "cli/examples/rollout/cloneset.yaml")?)?;
-    let pds = cs.progress_deadline_seconds.unwrap_or(progress::NO_DEADLINE);
+    let pds = cs
+        .progress_deadline_seconds
+        .unwrap_or(progress::NO_DEADLINE);
     let replicas = cs.budget.replicas;
     let n = usize::try_from(replicas).unwrap_or(0);
     let params = Params::resolve(&cs.budget);
-    let _ = writeln!(out, "CloneSet {}: replicas {replicas}, progressDeadlineSeconds {pds}", cs.name);
+    let _ = writeln!(
+        out,
+        "CloneSet {}: replicas {replicas}, progressDeadlineSeconds {pds}",
+        cs.name
+    );
     let _ = writeln!(
         out,
         "  partition unset -> {}; maxSurge unset -> {}; maxUnavailable unset = \"{}\" -> {} of {replicas} \
@@ -95,7 +106,10 @@ fn cloneset_story(out: &mut String) -> Result<(), CliError> {
         cloneset_budget::DEFAULT_MAX_UNAVAILABLE,
         params.max_unavailable
     );
-    let _ = writeln!(out, "  A new template (revision r2) lands at 10:00:00 and its pods never become ready:");
+    let _ = writeln!(
+        out,
+        "  A new template (revision r2) lands at 10:00:00 and its pods never become ready:"
+    );
 
     let t0: Timestamp = T0.parse().map_err(|e| CliError::Usage(format!("{e}")))?;
     let spec = cs.progress_spec();
@@ -117,7 +131,10 @@ fn cloneset_story(out: &mut String) -> Result<(), CliError> {
         let st = status(i32::try_from(updated).unwrap_or(0));
         let p = progress::evaluate(&spec, &st, cond.as_ref(), now);
         let why = if b.pods_to_update_now == 0 && b.diffs.update_num > 0 {
-            format!(" (all {} allowed unavailable are the stuck new pods)", b.diffs.update_max_unavailable)
+            format!(
+                " (all {} allowed unavailable are the stuck new pods)",
+                b.diffs.update_max_unavailable
+            )
         } else {
             String::new()
         };
@@ -140,7 +157,10 @@ fn cloneset_story(out: &mut String) -> Result<(), CliError> {
     );
 
     let _ = writeln!(out, "  Pausing (updateStrategy.paused: true):");
-    let paused_spec = progress::ProgressSpec { paused: true, ..spec.clone() };
+    let paused_spec = progress::ProgressSpec {
+        paused: true,
+        ..spec.clone()
+    };
     let pause_at = at(t0, 900);
     let p = progress::evaluate(&paused_spec, &status(2), cond.as_ref(), pause_at);
     let mut paused_budget = budget_spec.clone();
@@ -154,7 +174,10 @@ fn cloneset_story(out: &mut String) -> Result<(), CliError> {
         b.pods_to_update_now
     );
     let paused_cond = p.condition;
-    for (label, secs) in [("resumed 5 min later", 1200), ("resumed 25 min later instead", 2400)] {
+    for (label, secs) in [
+        ("resumed 5 min later", 1200),
+        ("resumed 25 min later instead", 2400),
+    ] {
         let now = at(t0, secs);
         let r = progress::evaluate(&spec, &status(2), paused_cond.as_ref(), now);
         let _ = writeln!(out, "  {}  {label} -> {}", clock(now), show_progress(&r));
@@ -174,21 +197,28 @@ fn daemonset_story(out: &mut String) -> Result<(), CliError> {
         .or_else(|| manifest::at(&doc, "spec.partition"));
     let part: Option<IntOrPercent> = match raw {
         None => None,
-        Some(v) => Some(serde_json::from_value(v.clone()).map_err(|e| CliError::Usage(format!("partition: {e}")))?),
+        Some(v) => Some(
+            serde_json::from_value(v.clone())
+                .map_err(|e| CliError::input("spec.updateStrategy.rollingUpdate.partition", e))?,
+        ),
     };
     let shown = match &part {
         Some(IntOrPercent::String(s)) => format!("\"{s}\""),
         Some(IntOrPercent::Int(i)) => i.to_string(),
         None => "unset".into(),
     };
-    let name = manifest::at(&doc, "metadata.name").and_then(|v| v.as_str()).unwrap_or("");
+    let name = manifest::at(&doc, "metadata.name")
+        .and_then(|v| v.as_str())
+        .unwrap_or("");
     let _ = writeln!(
         out,
         "Advanced DaemonSet {name}: rollingUpdate.partition {shown} (scaled parser, rounded DOWN, of \
          status.desiredNumberScheduled)"
     );
-    let _ =
-        writeln!(out, "  nodes  partition (stay old)  may update  | CloneSet partition {shown} of as many replicas");
+    let _ = writeln!(
+        out,
+        "  nodes  partition (stay old)  may update  | CloneSet partition {shown} of as many replicas"
+    );
     for nodes in [1i64, 2, 3, 5, 10, 11, 100] {
         let ds = partition::daemonset(part.as_ref(), nodes, nodes)?;
         let cs = partition::cloneset(part.as_ref(), i32::try_from(nodes).ok())?;
@@ -212,7 +242,11 @@ fn daemonset_story(out: &mut String) -> Result<(), CliError> {
     let b = daemonset::budget(&strategy, 4)?;
     let nodes: Vec<Node> = ["node-a", "node-b", "node-c", "node-d"]
         .iter()
-        .map(|n| Node { name: (*n).into(), state: NodeState::Old, selected: false })
+        .map(|n| Node {
+            name: (*n).into(),
+            state: NodeState::Old,
+            selected: false,
+        })
         .collect();
     let p = partition::daemonset_partition(part.as_ref(), 4)?;
     let order = daemonset::update_nodes(p, false, &nodes);
@@ -232,14 +266,25 @@ mod tests {
     use std::path::PathBuf;
 
     fn example(name: &str) -> PathBuf {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/rollout").join(name)
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("examples/rollout")
+            .join(name)
     }
 
     #[test]
     fn demo_tells_the_progress_deadline_story() {
-        let out = demo(&DemoArgs { sidecarset: None, pod: None }).unwrap();
+        let out = demo(&DemoArgs {
+            sidecarset: None,
+            pod: None,
+        })
+        .unwrap();
         let lines: Vec<&str> = out.lines().collect();
-        let at = |t: &str| lines.iter().position(|l| l.trim_start().starts_with(t)).unwrap();
+        let at = |t: &str| {
+            lines
+                .iter()
+                .position(|l| l.trim_start().starts_with(t))
+                .unwrap()
+        };
         // at the deadline itself nothing fires; one second later the condition turns False
         assert!(lines[at("10:10:00") + 1].contains("Progressing=True / CloneSetUpdated"));
         assert!(lines[at("10:10:01") + 1].contains(
@@ -247,12 +292,19 @@ mod tests {
         ));
         assert!(lines[at("10:15:00")].contains("CloneSetPaused"));
         assert!(
-            lines[at("10:20:00")].contains("CloneSetUpdated") && lines[at("10:20:00")].contains("requeue in 601 s")
+            lines[at("10:20:00")].contains("CloneSetUpdated")
+                && lines[at("10:20:00")].contains("requeue in 601 s")
         );
         assert!(lines[at("10:40:00")].contains("ProgressDeadlineExceeded"));
         // "50%" of 5 nodes keeps 2 old on a DaemonSet, 3 on a CloneSet
-        let five = lines.iter().find(|l| l.trim_start().starts_with("5 ")).unwrap();
-        assert_eq!(five.split_whitespace().take(3).collect::<Vec<_>>(), ["5", "2", "3"]);
+        let five = lines
+            .iter()
+            .find(|l| l.trim_start().starts_with("5 "))
+            .unwrap();
+        assert_eq!(
+            five.split_whitespace().take(3).collect::<Vec<_>>(),
+            ["5", "2", "3"]
+        );
         assert!(five.ends_with("keeps 3, updates 2"));
     }
 
@@ -260,7 +312,9 @@ mod tests {
     fn explain_counts_the_next_updates() {
         let args = ExplainArgs {
             kind: ExplainKind::Cloneset,
-            file: example("cloneset-rolling.yaml"),
+            file: Some(example("cloneset-rolling.yaml")),
+            filename: None,
+            output: Default::default(),
             pods: Some(example("pods.yaml")),
             jobs: None,
             now: Some("2026-06-21T10:12:00Z".into()),
@@ -270,8 +324,15 @@ mod tests {
         assert!(out.contains("maxUnavailable \"50%\" -> 3"), "{out}");
         assert!(out.contains("=> 2 pod(s) will update next."), "{out}");
         assert!(out.contains("In order: sample-e, sample-d"), "{out}");
-        assert!(out.contains("next reconcile: Progressing=False / ProgressDeadlineExceeded"), "{out}");
-        let early = explain(&ExplainArgs { now: Some("2026-06-21T10:05:00Z".into()), ..args }).unwrap();
+        assert!(
+            out.contains("next reconcile: Progressing=False / ProgressDeadlineExceeded"),
+            "{out}"
+        );
+        let early = explain(&ExplainArgs {
+            now: Some("2026-06-21T10:05:00Z".into()),
+            ..args
+        })
+        .unwrap();
         assert!(early.contains("(unchanged), requeue in 301 s"), "{early}");
     }
 }

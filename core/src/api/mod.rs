@@ -14,6 +14,7 @@ pub mod launch_barrier;
 pub mod launch_priority;
 pub mod namespace_index;
 pub mod schema;
+pub mod served;
 pub mod sidecar_order;
 pub mod types;
 pub mod workloadspread;

@@ -2,7 +2,7 @@
 //! `admission.k8s.io/v1` `AdmissionReview` (or its `request` member) is read the way OpenKruise
 //! v1.9.0 reads it (`pkg/webhook/pod/validating/pod_unavailable_budget.go`,
 //! `pod_create_update_handler.go`, controller-runtime's admission decoder) and mapped onto the
-//! typed [`admit`](super::admit::admit). This is the one place every adapter (Python, Go, the
+//! typed [`admit`]. This is the one place every adapter (Python, Go, the
 //! `kruise-kube` crate) maps a request; they call it instead of keeping their own copy.
 //!
 //! Fail closed: a request that cannot be read is `invalid_input` naming the field, never an

@@ -296,10 +296,9 @@ impl Amount {
                 scale: sb,
             },
         ) = (self, other)
+            && let Some(o) = cmp_small(*a, *sa, *b, *sb)
         {
-            if let Some(o) = cmp_small(*a, *sa, *b, *sb) {
-                return o;
-            }
+            return o;
         }
         let (am, ae) = self.mantissa_exp();
         let (bm, be) = other.mantissa_exp();

@@ -30,7 +30,7 @@ use std::fmt;
 
 /// Error kind of a quantity Kubernetes rejects.
 pub const INVALID_QUANTITY: &str = "invalid_quantity";
-/// Error kind when an exact result would need more than [`amount::MAX_DIGITS`] digits (where
+/// Error kind when an exact result would need more than 20,000 (`MAX_DIGITS`) digits (where
 /// Kubernetes itself would try to build the number and stall; see `docs/deviations.md`).
 pub const QUANTITY_OUT_OF_RANGE: &str = "quantity_out_of_range";
 
@@ -59,7 +59,7 @@ pub enum QuantityError {
     Suffix,
     /// No digit in the number part (slow path only).
     Numeric,
-    /// Exact value would need more than [`amount::MAX_DIGITS`] digits.
+    /// Exact value would need more than 20,000 (`MAX_DIGITS`) digits.
     TooLarge,
 }
 
@@ -160,7 +160,7 @@ impl<'a> Quantity<'a> {
     /// apimachinery keeps it (fast path and already canonical-looking, e.g. `1.500m`, `0100m`).
     ///
     /// Errors: [`QuantityError`] (kind `invalid_quantity`), or `TooLarge` for exponents whose exact
-    /// value would exceed [`amount::MAX_DIGITS`] digits.
+    /// value would exceed 20,000 (`MAX_DIGITS`) digits.
     pub fn parse(s: &'a str) -> Result<Quantity<'a>, QuantityError> {
         parse::parse(s)
     }
@@ -236,7 +236,7 @@ impl<'a> Quantity<'a> {
     /// zero it first takes `y`'s format.
     ///
     /// Errors: [`QuantityError::TooLarge`] only when the exact sum would need more than
-    /// [`amount::MAX_DIGITS`] digits.
+    /// 20,000 (`MAX_DIGITS`) digits.
     pub fn add(&mut self, y: &Quantity<'_>) -> Result<(), QuantityError> {
         self.text = None;
         if self.amount.is_zero() {
@@ -281,7 +281,7 @@ impl<'a> Quantity<'a> {
     /// already that coarse is left alone; otherwise the retained text is dropped.
     ///
     /// Errors: [`QuantityError::TooLarge`] when a big-decimal result would need more than
-    /// [`amount::MAX_DIGITS`] digits (the value is then unchanged).
+    /// 20,000 (`MAX_DIGITS`) digits (the value is then unchanged).
     pub fn round_up(&mut self, scale: i32) -> Result<bool, QuantityError> {
         let (rounded, exact) = match &self.amount {
             Amount::Int { scale: s, .. } if *s >= scale => return Ok(true),
@@ -328,7 +328,7 @@ impl std::str::FromStr for Quantity<'static> {
 /// Go's `int64(f)` on amd64 (CVTTSD2SI): truncation toward zero; NaN and values outside the
 /// int64 range give `i64::MIN` (Rust's `as` would saturate instead).
 pub fn go_f64_to_i64(f: f64) -> i64 {
-    if f.is_nan() || f >= 9_223_372_036_854_775_808.0 || f < -9_223_372_036_854_775_808.0 {
+    if f.is_nan() || !(-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&f) {
         i64::MIN
     } else {
         f as i64

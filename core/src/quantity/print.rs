@@ -150,13 +150,11 @@ fn canonical_base10(a: &Amount) -> (Number, i32) {
         let (amount, times) = remove_i64_factors(*value, 10);
         let mut exponent = scale.wrapping_add(times);
         let fixed = match exponent % 3 {
-            1 | -2 => amount.checked_mul(10).map(|v| {
+            1 | -2 => amount.checked_mul(10).inspect(|_| {
                 exponent = exponent.wrapping_sub(1);
-                v
             }),
-            2 | -1 => amount.checked_mul(100).map(|v| {
+            2 | -1 => amount.checked_mul(100).inspect(|_| {
                 exponent = exponent.wrapping_sub(2);
-                v
             }),
             _ => Some(amount),
         };
@@ -176,11 +174,11 @@ fn canonical_base10(a: &Amount) -> (Number, i32) {
 
 /// `AsCanonicalBase1024Bytes` of an integral amount: mantissa and power of 1024.
 fn canonical_base1024(a: &Amount) -> (Number, i32) {
-    if let Amount::Int { value, scale } = a {
-        if let (v, true) = positive_scale(*value, *scale) {
-            let (amount, exponent) = remove_i64_factors(v, 1024);
-            return (Number::Small(amount), exponent);
-        }
+    if let Amount::Int { value, scale } = a
+        && let (v, true) = positive_scale(*value, *scale)
+    {
+        let (amount, exponent) = remove_i64_factors(v, 1024);
+        return (Number::Small(amount), exponent);
     }
     let d = a.to_dec();
     let r = dec_round_up(&d, 0)

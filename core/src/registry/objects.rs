@@ -75,7 +75,7 @@ fn resolve<'s>(s: &'s Shape, mut schema: &'s Value) -> Option<&'s Value> {
 }
 
 /// The one alternative of an `anyOf`/`oneOf` that is not `{"type": "null"}`, when there is one.
-fn single_alternative<'s>(schema: &'s Value) -> Option<&'s Value> {
+fn single_alternative(schema: &Value) -> Option<&Value> {
     let alts = schema.get("anyOf").or_else(|| schema.get("oneOf"))?.as_array()?;
     let mut rest = alts.iter().filter(|a| a.get("type").and_then(Value::as_str) != Some("null"));
     let one = rest.next()?;

@@ -267,7 +267,7 @@ fn fast_binary<'a>(
                 *err = Some(Recorded::DivisionByQuantity);
                 Some(Slot::Missing)
             }
-            (_, Slot::Num(n)) if n == 0.0 => {
+            (_, Slot::Num(0.0)) => {
                 *err = Some(Recorded::DivisionByZero);
                 Some(Slot::Missing)
             }
@@ -1018,7 +1018,7 @@ fn binary<'a>(op: Op, l: Value<'a>, r: Value<'a>, err: &mut Option<Recorded>) ->
                 *err = Some(Recorded::DivisionByQuantity);
                 None
             }
-            (_, Value::Number(n)) if n == 0.0 => {
+            (_, Value::Number(0.0)) => {
                 *err = Some(Recorded::DivisionByZero);
                 None
             }

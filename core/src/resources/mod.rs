@@ -7,7 +7,7 @@
 //!   for ordinary inputs); [`Expression::compile_strict`] / [`Expression::lint`] report the
 //!   reference's silent surprises.
 //! - [`policy`]: target selection, aggregation, field evaluation and policy application.
-//! - [`validate`]: the SidecarSet webhook's checks.
+//! - [`validate`](mod@validate): the SidecarSet webhook's checks.
 //!
 //! The typed decisions (`resources.*` fn ids) are in [`fns`]; registry entries in [`ENTRIES`].
 

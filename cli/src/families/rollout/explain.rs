@@ -5,15 +5,14 @@ use super::manifest::{self, CloneSet};
 use super::show_condition;
 use crate::CliError;
 use crate::families::ExplainArgs;
-use crate::input::{parse_now, read_items, read_one};
+use crate::input::{parse_now, read_items_of, read_kind};
+use crate::report;
 use kruise_core::intstr::IntOrPercent;
 use kruise_core::rollout::cloneset_budget::{self, Budget, Params};
 use kruise_core::rollout::pods::{Counts, PodView};
 use kruise_core::rollout::progress::{self, ProgressStatus};
+use serde_json::json;
 use std::fmt::Write as _;
-
-/// Default `--now` (fixed so output is reproducible).
-const DEFAULT_NOW: &str = "2026-06-21T10:00:00Z";
 
 fn shown(v: Option<&IntOrPercent>) -> String {
     match v {
@@ -25,20 +24,28 @@ fn shown(v: Option<&IntOrPercent>) -> String {
 
 /// Runs the explanation.
 pub fn cloneset(args: &ExplainArgs) -> Result<String, CliError> {
-    let doc = read_one(&args.file)?;
+    let now_s = parse_now(args.now.as_deref())?;
+    let now: jiff::Timestamp = now_s
+        .parse()
+        .map_err(|e| CliError::Usage(format!("--now: {e}")))?;
+    let doc = read_kind(args.manifest(), "CloneSet")?;
     let cs = CloneSet::read(&doc)?;
-    let now_s = parse_now(args.now.as_deref(), DEFAULT_NOW)?;
-    let now: jiff::Timestamp = now_s.parse().map_err(|e| CliError::Usage(format!("--now: {e}")))?;
+    report::result("name", json!(cs.name));
+    report::result("now", json!(now_s));
     let (pods, names, source): (Vec<PodView>, Vec<String>, String) = match &args.pods {
         Some(path) => {
-            let items = read_items(path)?;
+            let items = read_items_of(path, "Pod")?;
             let mut pods = manifest::read_pods(&items, &cs, now)?;
             manifest::sort_candidates(&mut pods);
             let names = pods.iter().map(|p| p.name.clone()).collect();
             (
                 pods.iter().map(|p| p.view).collect(),
                 names,
-                format!("{} active pods from {}", pods.len(), path.display()),
+                format!(
+                    "{} active pods from {}",
+                    pods.len(),
+                    crate::input::name(path)
+                ),
             )
         }
         None => (
@@ -52,7 +59,11 @@ pub fn cloneset(args: &ExplainArgs) -> Result<String, CliError> {
     let b = cloneset_budget::budget_for_type(&cs.update_type, spec, &pods);
     let mut out = String::new();
     let r = spec.replicas;
-    let _ = writeln!(out, "CloneSet {} (replicas {r}, updateStrategy {:?}), now {now_s}", cs.name, cs.update_type);
+    let _ = writeln!(
+        out,
+        "CloneSet {} (replicas {r}, updateStrategy {:?}), now {now_s}",
+        cs.name, cs.update_type
+    );
     let _ = writeln!(out, "  {source}");
     let _ = writeln!(out, "Resolved budget:");
     let _ = writeln!(
@@ -61,7 +72,11 @@ pub fn cloneset(args: &ExplainArgs) -> Result<String, CliError> {
         shown(spec.partition.as_ref()),
         params.partition
     );
-    let surge_note = if spec.paused && spec.max_surge.is_some() { ", forced to 0 while paused" } else { "" };
+    let surge_note = if spec.paused && spec.max_surge.is_some() {
+        ", forced to 0 while paused"
+    } else {
+        ""
+    };
     let _ = writeln!(
         out,
         "  maxSurge {} -> {} (legacy parser, rounded up{surge_note})",
@@ -72,9 +87,16 @@ pub fn cloneset(args: &ExplainArgs) -> Result<String, CliError> {
         None => format!("unset = \"{}\"", cloneset_budget::DEFAULT_MAX_UNAVAILABLE),
         v => shown(v.as_ref()),
     };
-    let rounding =
-        if params.max_surge == 0 { "rounded up because maxSurge is 0" } else { "rounded DOWN because maxSurge > 0" };
-    let _ = writeln!(out, "  maxUnavailable {mu} -> {} (legacy parser, {rounding})", params.max_unavailable);
+    let rounding = if params.max_surge == 0 {
+        "rounded up because maxSurge is 0"
+    } else {
+        "rounded DOWN because maxSurge > 0"
+    };
+    let _ = writeln!(
+        out,
+        "  maxUnavailable {mu} -> {} (legacy parser, {rounding})",
+        params.max_unavailable
+    );
     let c = Counts::of(&pods, false);
     let _ = writeln!(
         out,
@@ -91,7 +113,15 @@ pub fn cloneset(args: &ExplainArgs) -> Result<String, CliError> {
         c.old.to_delete,
         c.old.pre_deleting
     );
-    explain_update(&mut out, spec.paused, &cs.update_type, &params, &b, &pods, &names);
+    explain_update(
+        &mut out,
+        spec.paused,
+        &cs.update_type,
+        &params,
+        &b,
+        &pods,
+        &names,
+    );
     explain_scale(&mut out, &b);
     explain_progress(&mut out, &cs, &pods, now);
     Ok(out)
@@ -117,7 +147,10 @@ fn explain_update(
         return;
     }
     if paused {
-        let _ = writeln!(out, "  updateStrategy.paused is true: 0 pods will update next.");
+        let _ = writeln!(
+            out,
+            "  updateStrategy.paused is true: 0 pods will update next."
+        );
         return;
     }
     if d.update_num == 0 {
@@ -128,7 +161,11 @@ fn explain_update(
         );
         return;
     }
-    let dir = if d.update_num > 0 { "to the update revision" } else { "back to the current revision (rollback)" };
+    let dir = if d.update_num > 0 {
+        "to the update revision"
+    } else {
+        "back to the current revision (rollback)"
+    };
     let _ = writeln!(out, "  {} pod(s) should move {dir}.", d.update_num.abs());
     let unavailable = pods.iter().filter(|p| !p.is_available()).count();
     let _ = writeln!(
@@ -139,7 +176,12 @@ fn explain_update(
         params.replicas,
         d.update_max_unavailable
     );
-    let _ = writeln!(out, "  => {} pod(s) will update next.", b.pods_to_update_now);
+    let _ = writeln!(
+        out,
+        "  => {} pod(s) will update next.",
+        b.pods_to_update_now
+    );
+    report::result("podsToUpdateNow", json!(b.pods_to_update_now));
     if b.pods_to_update_now == 0 {
         let _ = writeln!(
             out,
@@ -160,12 +202,15 @@ fn explain_update(
             .iter()
             .zip(names)
             .filter(|(p, _)| {
-                p.updated != to_new && p.lifecycle_state != kruise_core::rollout::pods::LifecycleState::PreparingDelete
+                p.updated != to_new
+                    && p.lifecycle_state
+                        != kruise_core::rollout::pods::LifecycleState::PreparingDelete
             })
             .take(usize::try_from(b.pods_to_update_now).unwrap_or(0))
             .map(|(_, n)| n.as_str())
             .collect();
         let _ = writeln!(out, "  In order: {}", picked.join(", "));
+        report::result("updateOrder", json!(picked));
     }
 }
 
@@ -189,14 +234,20 @@ fn explain_scale(out: &mut String, b: &Budget) {
 
 fn explain_progress(out: &mut String, cs: &CloneSet, pods: &[PodView], now: jiff::Timestamp) {
     let Some(pds) = cs.progress_deadline_seconds else {
-        let _ = writeln!(out, "Progress: progressDeadlineSeconds unset, no Progressing condition is kept.");
+        let _ = writeln!(
+            out,
+            "Progress: progressDeadlineSeconds unset, no Progressing condition is kept."
+        );
         return;
     };
     let c = Counts::of(pods, false);
     let replicas = cs.budget.replicas;
     let partition = Params::resolve(&cs.budget).partition;
     let to_i32 = |v: i64| i32::try_from(v).unwrap_or(i32::MAX);
-    let updated_available = pods.iter().filter(|p| p.updated && p.is_available()).count();
+    let updated_available = pods
+        .iter()
+        .filter(|p| p.updated && p.is_available())
+        .count();
     let mut status = ProgressStatus {
         replicas: to_i32(c.new.count + c.old.count),
         updated_replicas: to_i32(c.new.count),
@@ -208,17 +259,38 @@ fn explain_progress(out: &mut String, cs: &CloneSet, pods: &[PodView], now: jiff
         status.current_revision = status.update_revision.clone();
     }
     let p = progress::evaluate(&cs.progress_spec(), &status, cs.condition.as_ref(), now);
+    report::result(
+        "progress",
+        json!({
+            "condition": p.condition.as_ref().map(|c| json!({"status": c.status, "reason": c.reason, "message": c.message})),
+            "changed": p.changed,
+            "requeueAfterSeconds": p.requeue_after_seconds,
+        }),
+    );
     let _ = writeln!(out, "Progress (progressDeadlineSeconds {pds}):");
     let _ = writeln!(out, "  now: {}", show_condition(cs.condition.as_ref()));
     let _ = writeln!(
         out,
         "  next reconcile: {}{}{}",
         show_condition(p.condition.as_ref()),
-        if p.changed { " (status written)" } else { " (unchanged)" },
-        p.requeue_after_seconds.map(|r| format!(", requeue in {r} s")).unwrap_or_default()
+        if p.changed {
+            " (status written)"
+        } else {
+            " (unchanged)"
+        },
+        p.requeue_after_seconds
+            .map(|r| format!(", requeue in {r} s"))
+            .unwrap_or_default()
     );
-    if let Some(c) = p.condition.as_ref().filter(|c| c.reason == progress::REASON_UPDATED) {
-        let deadline = c.last_update_time.checked_add(jiff::SignedDuration::from_secs(i64::from(pds))).ok();
+    if let Some(c) = p
+        .condition
+        .as_ref()
+        .filter(|c| c.reason == progress::REASON_UPDATED)
+    {
+        let deadline = c
+            .last_update_time
+            .checked_add(jiff::SignedDuration::from_secs(i64::from(pds)))
+            .ok();
         if let Some(d) = deadline {
             let _ = writeln!(
                 out,
