@@ -437,8 +437,9 @@ type PubMatchPodEntry struct {
 	// the pod has no controller reference (no workload).
 	Workload *PubTargetRef `json:"workload,omitempty"`
 
-	// The finder found no workload for the controller reference (the object does not exist or
-	// its kind has no scale): the pod has no workload. Null or absent: false.
+	// The finder found no workload for the controller reference (the object does not exist):
+	// the pod has no workload, and a PUB of its namespace whose `targetRef` names that
+	// controller reference covers no pod. Null or absent: false.
 	WorkloadNotFound *bool `json:"workloadNotFound,omitempty"`
 }
 

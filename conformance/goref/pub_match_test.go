@@ -16,8 +16,7 @@
 // the finder resolves it (a Deployment's ReplicaSet -> the Deployment; a CloneSet missing from the
 // cluster -> workloadNotFound). Classes: "invalid-selector" (a PUB selector apimachinery's
 // LabelSelectorAsSelector refuses; kruise-core answers invalid_label_selector) and
-// "targetref-intermediate-owner" (a targetRef naming a ReplicaSet that a Deployment controls:
-// GetPodsForRef lists that ReplicaSet's pods, kruise-core compares with the resolved workload).
+// "targetref-lookup-error" (GetPodsForPub fails to look the target up; kruise-core covers none).
 package goref
 
 import (
@@ -75,7 +74,7 @@ type pubMatchOut struct {
 
 // refPubMatch answers, per pod, the reference's candidates and its pick with every PUB listed,
 // and per PUB the covered pods; or a class.
-func refPubMatch(t testing.TB, in pubMatchInput) (cands [][]int, picks []int, cover [][]int, class string) {
+func refPubMatch(t testing.TB, in pubMatchInput) (cands [][]int, picks []int, cover [][]int, coverErr []bool, class string) {
 	t.Helper()
 	pubs := make([]*policyv1beta1.PodUnavailableBudget, len(in.Pubs))
 	for i, raw := range in.Pubs {
@@ -89,7 +88,7 @@ func refPubMatch(t testing.TB, in pubMatchInput) (cands [][]int, picks []int, co
 		pubs[i] = p
 	}
 	if class != "" {
-		return nil, nil, nil, class
+		return nil, nil, nil, nil, class
 	}
 	pods := make([]*corev1.Pod, len(in.Pods))
 	for i, e := range in.Pods {
@@ -100,15 +99,6 @@ func refPubMatch(t testing.TB, in pubMatchInput) (cands [][]int, picks []int, co
 			p.Finalizers = append(p.Finalizers, "goref/keep")
 		}
 		pods[i] = p
-	}
-	for _, p := range pubs {
-		if tr := p.Spec.TargetReference; tr != nil && tr.Kind == "ReplicaSet" {
-			for _, w := range in.Workloads {
-				if rs, ok := w.(*appsv1.ReplicaSet); ok && rs.Name == tr.Name && rs.Namespace == p.Namespace && metav1.GetControllerOf(rs) != nil {
-					class = "targetref-intermediate-owner"
-				}
-			}
-		}
 	}
 	cluster := func(withPubs []*policyv1beta1.PodUnavailableBudget) client.Client {
 		var objs []client.Object
@@ -166,10 +156,17 @@ func refPubMatch(t testing.TB, in pubMatchInput) (cands [][]int, picks []int, co
 		podIndex[p.Namespace+"/"+p.Name] = j
 	}
 	cover = make([][]int, len(pubs))
+	coverErr = make([]bool, len(pubs))
 	for i, p := range pubs {
 		got, _, err := pubcontrol.PubControl.GetPodsForPub(p.DeepCopy())
 		if err != nil {
-			t.Fatalf("GetPodsForPub: %v", err)
+			// the finder cannot look the target up (no such kind in that group, an apiVersion
+			// that does not parse): the controller gets an error and requeues
+			if p.Spec.TargetReference == nil {
+				t.Fatalf("GetPodsForPub: %v", err)
+			}
+			coverErr[i] = true
+			continue
 		}
 		cover[i] = []int{}
 		for _, q := range got {
@@ -177,14 +174,14 @@ func refPubMatch(t testing.TB, in pubMatchInput) (cands [][]int, picks []int, co
 		}
 		sort.Ints(cover[i])
 	}
-	return cands, picks, cover, class
+	return cands, picks, cover, coverErr, class
 }
 
 func comparePubMatch(t *testing.T, r *tally, label string, in pubMatchInput, outcomes map[string]int) {
 	t.Helper()
 	r.total++
 	raw, _ := json.Marshal(in)
-	cands, picks, cover, class := refPubMatch(t, in)
+	cands, picks, cover, coverErr, class := refPubMatch(t, in)
 	got, kind, err := answer(fnPubMatch, json.RawMessage(raw))
 	if err != nil {
 		t.Fatalf("%s: %v", label, err)
@@ -231,18 +228,30 @@ func comparePubMatch(t *testing.T, r *tally, label string, in pubMatchInput, out
 			}
 		}
 	}
+	lookupErr := false
 	for i, pc := range out.Pubs {
-		if !slices.Equal(pc.Pods, cover[i]) {
-			if class == "targetref-intermediate-owner" && allowed("pub", class) {
-				r.allow(class)
+		if coverErr[i] {
+			if len(pc.Pods) != 0 || !allowed("pub", "targetref-lookup-error") {
+				r.fail("%s: pub %d: the reference's lookup of the target fails, kruise-core covers %v\n%s", label, i, pc.Pods, raw)
 				return
 			}
+			lookupErr = true
+			continue
+		}
+		if !slices.Equal(pc.Pods, cover[i]) {
 			r.fail("%s: pub %d: kruise-core covers %v, reference %v\n%s", label, i, pc.Pods, cover[i], raw)
 			return
 		}
 		if outcomes != nil && len(pc.Pods) > 0 {
 			outcomes["pub-covers-some"]++
 		}
+	}
+	if lookupErr {
+		if outcomes != nil {
+			outcomes["targetref-lookup-error"]++
+		}
+		r.allow("targetref-lookup-error")
+		return
 	}
 	r.agreeValue++
 }
@@ -367,7 +376,8 @@ func (g *pubMatchGen) input() pubMatchInput {
 func TestPubMatchVectors(t *testing.T) {
 	requireFn(t, fnPubMatch, map[string]any{})
 	// The vectors name their workloads by owner references alone; the cluster holds a CloneSet
-	// for every CloneSet owner reference whose pod does not say workloadNotFound.
+	// for every CloneSet owner reference (but a controller reference whose pod says
+	// workloadNotFound).
 	for _, vs := range []bool{false, true} {
 		r := &tally{}
 		for _, c := range loadVectors(t, "pub_match", fnPubMatch) {
@@ -378,20 +388,21 @@ func TestPubMatchVectors(t *testing.T) {
 			for _, e := range in.Pods {
 				var p corev1.Pod
 				mustDecode(t, e.Pod, &p, "pod")
-				ref := metav1.GetControllerOf(&p)
-				if ref == nil || e.WorkloadNotFound || seen[p.Namespace+"/"+ref.Name] {
-					continue
-				}
-				seen[p.Namespace+"/"+ref.Name] = true
-				switch ref.Kind {
-				case "CloneSet":
-					in.Workloads = append(in.Workloads, &appsv1alpha1.CloneSet{
-						TypeMeta:   metav1.TypeMeta{APIVersion: ref.APIVersion, Kind: "CloneSet"},
-						ObjectMeta: metav1.ObjectMeta{Name: ref.Name, Namespace: p.Namespace, UID: ref.UID},
-						Spec:       appsv1alpha1.CloneSetSpec{Replicas: ptr(int32(3))},
-					})
-				default:
-					skip = true // the ReplicaSet -> Deployment chain is exercised by the random test
+				for _, ref := range p.OwnerReferences {
+					if (e.WorkloadNotFound && ref.Controller != nil && *ref.Controller) || seen[p.Namespace+"/"+ref.Name] {
+						continue
+					}
+					seen[p.Namespace+"/"+ref.Name] = true
+					switch ref.Kind {
+					case "CloneSet":
+						in.Workloads = append(in.Workloads, &appsv1alpha1.CloneSet{
+							TypeMeta:   metav1.TypeMeta{APIVersion: ref.APIVersion, Kind: "CloneSet"},
+							ObjectMeta: metav1.ObjectMeta{Name: ref.Name, Namespace: p.Namespace, UID: ref.UID},
+							Spec:       appsv1alpha1.CloneSetSpec{Replicas: ptr(int32(3))},
+						})
+					default:
+						skip = true // the ReplicaSet -> Deployment chain is exercised by the random test
+					}
 				}
 			}
 			if skip {
@@ -415,7 +426,7 @@ func TestPubMatchRandom(t *testing.T) {
 	for i, n := 0, randomCount(2000); i < n; i++ {
 		comparePubMatch(t, r, fmt.Sprintf("random %d", i), g.input(), outcomes)
 	}
-	for _, want := range []string{"invalid-selector", "targetref-intermediate-owner", "pod-candidates-0", "pod-candidates-1",
+	for _, want := range []string{"invalid-selector", "targetref-lookup-error", "pod-candidates-0", "pod-candidates-1",
 		"pod-candidates-2", "pod-by-targetRef", "pod-by-selector", "pub-covers-some"} {
 		if outcomes[want] == 0 {
 			t.Errorf("the generator never reached %s (%v)", want, outcomes)

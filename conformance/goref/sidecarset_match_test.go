@@ -21,7 +21,6 @@
 package goref
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"

@@ -54,7 +54,11 @@ impl<'a> Selector<'a> {
             Selector::Nothing => false,
             Selector::Everything => true,
             Selector::Requirements(s) => {
-                let eq = s.match_labels.iter().flatten().all(|(k, v)| labels.get(k) == Some(v));
+                let eq = s
+                    .match_labels
+                    .iter()
+                    .flatten()
+                    .all(|(k, v)| labels.get(k) == Some(v));
                 eq && s.match_expressions.iter().flatten().all(|r| {
                     let values = r.values.as_deref().unwrap_or_default();
                     let has_value = |v: &String| values.iter().any(|x| x == v);
@@ -93,7 +97,10 @@ impl LabelSelector {
 
 /// `LabelSelectorAsSelector(sel).Matches(labels)` for an optional selector: `None` (Go `nil`)
 /// matches nothing.
-pub fn matches_option(sel: Option<&LabelSelector>, labels: &BTreeMap<String, String>) -> Result<bool, SelectorError> {
+pub fn matches_option(
+    sel: Option<&LabelSelector>,
+    labels: &BTreeMap<String, String>,
+) -> Result<bool, SelectorError> {
     Ok(Selector::from_option(sel)?.matches(labels))
 }
 
@@ -107,7 +114,10 @@ mod tests {
     }
 
     fn set(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
-        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
     }
 
     #[test]
@@ -139,18 +149,31 @@ mod tests {
         with.pop();
         with.push(("legacy", ""));
         assert_eq!(s.matches(&set(&with)), Ok(false));
-        assert_eq!(s.matches(&set(&[("app", "web"), ("tier", "db"), ("team", "x")])), Ok(false));
+        assert_eq!(
+            s.matches(&set(&[("app", "web"), ("tier", "db"), ("team", "x")])),
+            Ok(false)
+        );
         assert_eq!(s.matches(&set(&[("app", "web"), ("team", "x")])), Ok(false));
-        assert_eq!(s.matches(&set(&[("app", "api"), ("tier", "fe"), ("team", "x")])), Ok(false));
+        assert_eq!(
+            s.matches(&set(&[("app", "api"), ("tier", "fe"), ("team", "x")])),
+            Ok(false)
+        );
         assert_eq!(s.matches(&set(&[("tier", "fe"), ("team", "x")])), Ok(false));
     }
 
     #[test]
     fn invalid_selectors_are_errors_naming_the_member() {
-        let bad = sel(json!({"matchExpressions": [{"key": "a", "operator": "Gt", "values": ["1"]}]}));
-        assert_eq!(bad.matches(&set(&[])).unwrap_err().field, "matchExpressions[0].operator");
+        let bad =
+            sel(json!({"matchExpressions": [{"key": "a", "operator": "Gt", "values": ["1"]}]}));
+        assert_eq!(
+            bad.matches(&set(&[])).unwrap_err().field,
+            "matchExpressions[0].operator"
+        );
         let bad = sel(json!({"matchExpressions": [{"key": "a", "operator": "In", "values": []}]}));
-        assert_eq!(bad.matches(&set(&[("a", "")])).unwrap_err().field, "matchExpressions[0].values");
+        assert_eq!(
+            bad.matches(&set(&[("a", "")])).unwrap_err().field,
+            "matchExpressions[0].values"
+        );
         let bad = sel(json!({"matchLabels": {"a b": "x"}}));
         assert_eq!(bad.matches(&set(&[])).unwrap_err().field, "matchLabels");
         // Nothing and Everything are never invalid.

@@ -9,7 +9,10 @@
 //!   was resolved) or else has a selector that is neither nil nor empty and matches the pod's
 //!   labels.
 //! - PUB -> pods: `GetPodsForPub` (`pkg/control/pubcontrol/pub_control.go`): with a `targetRef`,
-//!   the active pods of that workload (`controllerfinder.GetPodsForRef`); else with no selector,
+//!   the active pods of that workload (`controllerfinder.GetPodsForRef`: the pods with an owner
+//!   reference, controller or not, to the target, or for a Deployment to its ReplicaSets; here:
+//!   an owner reference naming the target, or the resolved workload being it; none when the
+//!   target is missing); else with no selector,
 //!   none; else the active pods of the PUB's namespace the selector matches (an empty selector
 //!   matches every pod here).
 //!
@@ -103,8 +106,9 @@ pub struct MatchPodEntry {
     /// the pod has no controller reference (no workload).
     #[serde(default)]
     pub workload: Option<TargetRef>,
-    /// The finder found no workload for the controller reference (the object does not exist or
-    /// its kind has no scale): the pod has no workload. Null or absent: false.
+    /// The finder found no workload for the controller reference (the object does not exist):
+    /// the pod has no workload, and a PUB of its namespace whose `targetRef` names that
+    /// controller reference covers no pod. Null or absent: false.
     #[serde(default, deserialize_with = "null_as_default")]
     #[schemars(with = "Option<bool>")]
     pub workload_not_found: bool,
@@ -192,6 +196,14 @@ impl MatchPodEntry {
     }
 }
 
+fn owner_ref(r: &crate::sidecarset::pod::MatchOwnerReference) -> TargetRef {
+    TargetRef {
+        api_version: r.api_version.clone(),
+        kind: r.kind.clone(),
+        name: r.name.clone(),
+    }
+}
+
 fn in_namespace(list_namespace: &str, object_namespace: &str) -> bool {
     list_namespace.is_empty() || list_namespace == object_namespace
 }
@@ -205,11 +217,19 @@ pub fn match_pubs(input: &MatchInput) -> Result<MatchOutput> {
         .enumerate()
         .map(|(i, p)| {
             Selector::from_option(p.spec.selector.as_ref()).map_err(|e| {
-                Error::at(INVALID_LABEL_SELECTOR, format!("pubs[{i}].spec.selector.{}", e.field), e.detail)
+                Error::at(
+                    INVALID_LABEL_SELECTOR,
+                    format!("pubs[{i}].spec.selector.{}", e.field),
+                    e.detail,
+                )
             })
         })
         .collect::<Result<Vec<_>>>()?;
-    let workloads: Vec<Option<TargetRef>> = input.pods.iter().map(MatchPodEntry::resolved_workload).collect();
+    let workloads: Vec<Option<TargetRef>> = input
+        .pods
+        .iter()
+        .map(MatchPodEntry::resolved_workload)
+        .collect();
 
     let pods = input
         .pods
@@ -225,7 +245,8 @@ pub fn match_pubs(input: &MatchInput) -> Result<MatchOutput> {
                 }
                 let by = match (&p.spec.target_ref, workload) {
                     (Some(t), Some(w)) => reference_equal(w, t).then_some(MatchMode::TargetRef),
-                    _ => (!sel.is_everything() && sel.matches(&meta.labels)).then_some(MatchMode::Selector),
+                    _ => (!sel.is_everything() && sel.matches(&meta.labels))
+                        .then_some(MatchMode::Selector),
                 };
                 if let Some(by) = by {
                     if candidates.is_empty() {
@@ -259,11 +280,34 @@ pub fn match_pubs(input: &MatchInput) -> Result<MatchOutput> {
                     .collect()
             };
             match (&p.spec.target_ref, &p.spec.selector) {
-                (Some(t), _) => PubCover {
-                    by: Some(MatchMode::TargetRef),
-                    pods: covered(&|j| workloads[j].as_ref().is_some_and(|w| reference_equal(w, t))),
+                (Some(t), _) => {
+                    // The finder looks the target up in the PUB's namespace; a pod whose
+                    // controller reference names it with workloadNotFound says it is missing.
+                    let missing = input.pods.iter().any(|e| {
+                        e.workload_not_found
+                            && in_namespace(ns, &e.pod.metadata.namespace)
+                            && e.pod
+                                .controller_ref()
+                                .is_some_and(|r| reference_equal(&owner_ref(r), t))
+                    });
+                    let owned = |j: usize| {
+                        workloads[j].as_ref().is_some_and(|w| reference_equal(w, t))
+                            || input.pods[j]
+                                .pod
+                                .metadata
+                                .owner_references
+                                .iter()
+                                .any(|r| reference_equal(&owner_ref(r), t))
+                    };
+                    PubCover {
+                        by: Some(MatchMode::TargetRef),
+                        pods: if missing { Vec::new() } else { covered(&owned) },
+                    }
+                }
+                (None, None) => PubCover {
+                    by: None,
+                    pods: Vec::new(),
                 },
-                (None, None) => PubCover { by: None, pods: Vec::new() },
                 (None, Some(_)) => PubCover {
                     by: Some(MatchMode::Selector),
                     pods: covered(&|j| sel.matches(&input.pods[j].pod.metadata.labels)),

@@ -4,7 +4,10 @@ use super::matching::{INVALID_LABEL_SELECTOR, MatchInput, MatchOutput};
 use crate::error::Result;
 use crate::registry::Decision;
 
-pub use super::matching::{InjectionStrategy, MatchReason, NamespaceMeta, NamespaceObject, SidecarSetObject, SidecarSetSpec};
+pub use super::matching::{
+    InjectionStrategy, MatchReason, NamespaceMeta, NamespaceObject, SidecarSetObject,
+    SidecarSetSpec,
+};
 pub use super::pod::{MatchOwnerReference, MatchPod, MatchPodMeta, MatchPodStatus};
 
 /// `sidecarset.match`: whether a SidecarSet applies to a pod at injection.

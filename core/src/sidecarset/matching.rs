@@ -178,24 +178,40 @@ pub fn helm_webhook_namespace_selector() -> LabelSelector {
     };
     LabelSelector {
         match_labels: None,
-        match_expressions: Some(vec![not_in("control-plane", "openkruise"), not_in(LABEL_METADATA_NAME, "kube-system")]),
+        match_expressions: Some(vec![
+            not_in("control-plane", "openkruise"),
+            not_in(LABEL_METADATA_NAME, "kube-system"),
+        ]),
     }
 }
 
 /// Converts `sel` as `LabelSelectorAsSelector` does, or the typed error naming `field`.
 fn compile<'a>(sel: Option<&'a LabelSelector>, field: &str) -> Result<Selector<'a>> {
     Selector::from_option(sel).map_err(|e| {
-        Error::at(INVALID_LABEL_SELECTOR, format!("{field}.{}", e.field), e.detail)
+        Error::at(
+            INVALID_LABEL_SELECTOR,
+            format!("{field}.{}", e.field),
+            e.detail,
+        )
     })
 }
 
 /// `fieldindex.IndexSidecarSetV1Beta1`: the namespaces the webhook lists a SidecarSet under.
 pub fn index_values(namespace_selector: Option<&LabelSelector>) -> Vec<&str> {
     if let Some(ns) = namespace_selector {
-        if let Some(v) = ns.match_labels.as_ref().and_then(|m| m.get(LABEL_METADATA_NAME)) {
+        if let Some(v) = ns
+            .match_labels
+            .as_ref()
+            .and_then(|m| m.get(LABEL_METADATA_NAME))
+        {
             return vec![v.as_str()];
         }
-        if let Some(r) = ns.match_expressions.iter().flatten().find(|r| r.key == LABEL_METADATA_NAME && r.operator == "In") {
+        if let Some(r) = ns
+            .match_expressions
+            .iter()
+            .flatten()
+            .find(|r| r.key == LABEL_METADATA_NAME && r.operator == "In")
+        {
             return r.values.iter().flatten().map(String::as_str).collect();
         }
     }
@@ -214,17 +230,27 @@ pub fn matches(input: &MatchInput) -> Result<MatchOutput> {
         if !ns.metadata.name.is_empty() && ns.metadata.name != pod_ns {
             return Err(Error::invalid_input(
                 "namespace.metadata.name",
-                format!("{:?} is not the pod's namespace {pod_ns:?}", ns.metadata.name),
+                format!(
+                    "{:?} is not the pod's namespace {pod_ns:?}",
+                    ns.metadata.name
+                ),
             ));
         }
     }
     let spec = &input.sidecar_set.spec;
     let from_namespace = input.sidecar_set.api_version == V1ALPHA1 && !spec.namespace.is_empty();
     let converted = from_namespace.then(|| LabelSelector {
-        match_labels: Some(BTreeMap::from([(LABEL_METADATA_NAME.to_string(), spec.namespace.clone())])),
+        match_labels: Some(BTreeMap::from([(
+            LABEL_METADATA_NAME.to_string(),
+            spec.namespace.clone(),
+        )])),
         match_expressions: None,
     });
-    let namespace_selector = if from_namespace { converted.as_ref() } else { spec.namespace_selector.as_ref() };
+    let namespace_selector = if from_namespace {
+        converted.as_ref()
+    } else {
+        spec.namespace_selector.as_ref()
+    };
     let helm;
     let webhook = match &input.webhook_namespace_selector {
         Some(s) => s,
@@ -237,7 +263,11 @@ pub fn matches(input: &MatchInput) -> Result<MatchOutput> {
     let ns_sel = match namespace_selector {
         None => None,
         Some(s) if from_namespace => Some(Selector::from_option(Some(s)).map_err(|e| {
-            Error::at(INVALID_LABEL_SELECTOR, "sidecarSet.spec.namespace", e.detail)
+            Error::at(
+                INVALID_LABEL_SELECTOR,
+                "sidecarSet.spec.namespace",
+                e.detail,
+            )
         })?),
         Some(s) => Some(compile(Some(s), "sidecarSet.spec.namespaceSelector")?),
     };
@@ -248,7 +278,12 @@ pub fn matches(input: &MatchInput) -> Result<MatchOutput> {
         l.insert(LABEL_METADATA_NAME.into(), pod_ns.into());
         l
     });
-    let done = |reason| Ok(MatchOutput { matched: reason == MatchReason::Matched, reason });
+    let done = |reason| {
+        Ok(MatchOutput {
+            matched: reason == MatchReason::Matched,
+            reason,
+        })
+    };
     // 1. The API server's webhook namespace selector (an empty one selects without a lookup).
     if !webhook.is_everything() {
         match &labels {

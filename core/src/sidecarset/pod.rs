@@ -94,11 +94,16 @@ impl MatchPod {
     /// kube `IsPodActive` (`pkg/controller/controller_utils.go`), which OpenKruise's
     /// `sidecarcontrol.IsActivePod` calls: not `Succeeded`, not `Failed`, no deletion timestamp.
     pub fn is_active(&self) -> bool {
-        self.status.phase != "Succeeded" && self.status.phase != "Failed" && self.metadata.deletion_timestamp.is_none()
+        self.status.phase != "Succeeded"
+            && self.status.phase != "Failed"
+            && self.metadata.deletion_timestamp.is_none()
     }
 
     /// `metav1.GetControllerOf`: the first owner reference with `controller: true`.
     pub fn controller_ref(&self) -> Option<&MatchOwnerReference> {
-        self.metadata.owner_references.iter().find(|r| r.controller == Some(true))
+        self.metadata
+            .owner_references
+            .iter()
+            .find(|r| r.controller == Some(true))
     }
 }

@@ -17,7 +17,10 @@ fn rules_in_order() {
     let scs = json!({"spec": {"selector": {"matchLabels": {"app": "web"}}}});
     let ns = |n: &str, l: Value| json!({"metadata": {"name": n, "labels": l}});
     let base = json!({"pod": pod("demo", json!({"app": "web"})), "namespace": ns("demo", json!({})), "sidecarSet": scs});
-    assert_eq!(call(base.clone()), json!({"matched": true, "reason": "matched"}));
+    assert_eq!(
+        call(base.clone()),
+        json!({"matched": true, "reason": "matched"})
+    );
     // kube-system is excluded by the Helm chart's webhook selector, not by an explicit {}.
     let mut ks = base.clone();
     ks["pod"] = pod("kube-system", json!({"app": "web"}));
@@ -29,7 +32,8 @@ fn rules_in_order() {
     let mut cp = base.clone();
     cp["namespace"] = ns("demo", json!({"control-plane": "x"}));
     assert_eq!(reason(cp.clone()), "matched");
-    cp["webhookNamespaceSelector"] = json!({"matchExpressions": [{"key": "control-plane", "operator": "DoesNotExist"}]});
+    cp["webhookNamespaceSelector"] =
+        json!({"matchExpressions": [{"key": "control-plane", "operator": "DoesNotExist"}]});
     assert_eq!(reason(cp), "webhook_namespace_excluded");
     let mut gone = base.clone();
     gone["namespace"] = Value::Null;
@@ -43,7 +47,8 @@ fn rules_in_order() {
     term["pod"]["metadata"]["deletionTimestamp"] = json!("2026-01-01T00:00:00Z");
     assert_eq!(reason(term), "pod_inactive");
     let mut other = base.clone();
-    other["sidecarSet"]["spec"]["namespaceSelector"] = json!({"matchLabels": {"kubernetes.io/metadata.name": "prod"}});
+    other["sidecarSet"]["spec"]["namespaceSelector"] =
+        json!({"matchLabels": {"kubernetes.io/metadata.name": "prod"}});
     assert_eq!(reason(other.clone()), "not_listed");
     other["sidecarSet"]["spec"]["namespaceSelector"] = json!({"matchLabels": {"env": "prod"}});
     assert_eq!(reason(other.clone()), "namespace_selector_mismatch");
@@ -58,7 +63,10 @@ fn rules_in_order() {
     sel["sidecarSet"]["spec"]["selector"] = json!({});
     assert_eq!(reason(sel.clone()), "selector_empty");
     sel["sidecarSet"]["spec"]["selector"] = json!({"matchLabels": {"app": "db"}});
-    assert_eq!(call(sel), json!({"matched": false, "reason": "selector_mismatch"}));
+    assert_eq!(
+        call(sel),
+        json!({"matched": false, "reason": "selector_mismatch"})
+    );
 }
 
 #[test]
@@ -80,16 +88,29 @@ fn errors_name_the_field() {
     let bad = json!({"pod": pod("demo", json!({})), "namespace": {"metadata": {"name": "demo"}},
         "sidecarSet": {"spec": {"selector": {"matchExpressions": [{"key": "a", "operator": "Gt", "values": ["1"]}]}}}});
     let e = crate::call("sidecarset.match", &bad).unwrap_err();
-    assert_eq!((e.kind, e.field.as_deref()), ("invalid_label_selector", Some("sidecarSet.spec.selector.matchExpressions[0].operator")));
+    assert_eq!(
+        (e.kind, e.field.as_deref()),
+        (
+            "invalid_label_selector",
+            Some("sidecarSet.spec.selector.matchExpressions[0].operator")
+        )
+    );
     let mut ns = bad.clone();
-    ns["sidecarSet"]["spec"] = json!({"namespaceSelector": {"matchExpressions": [{"key": "a", "operator": "In"}]}});
+    ns["sidecarSet"]["spec"] =
+        json!({"namespaceSelector": {"matchExpressions": [{"key": "a", "operator": "In"}]}});
     let e = crate::call("sidecarset.match", &ns).unwrap_err();
-    assert_eq!(e.field.as_deref(), Some("sidecarSet.spec.namespaceSelector.matchExpressions[0].values"));
+    assert_eq!(
+        e.field.as_deref(),
+        Some("sidecarSet.spec.namespaceSelector.matchExpressions[0].values")
+    );
     let mut wrong = bad.clone();
     wrong["sidecarSet"]["spec"] = json!({});
     wrong["namespace"]["metadata"]["name"] = json!("other");
     let e = crate::call("sidecarset.match", &wrong).unwrap_err();
-    assert_eq!((e.kind, e.field.as_deref()), ("invalid_input", Some("namespace.metadata.name")));
+    assert_eq!(
+        (e.kind, e.field.as_deref()),
+        ("invalid_input", Some("namespace.metadata.name"))
+    );
     let e = crate::call("sidecarset.match", &json!({"pod": [], "sidecarSet": {}})).unwrap_err();
     assert_eq!((e.kind, e.field.as_deref()), ("invalid_input", Some("pod")));
 }
