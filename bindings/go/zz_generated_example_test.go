@@ -104,3 +104,19 @@ func ExampleApiConvert() {
 	// Output:
 	// {"apiVersion":"apps.kruise.io/v1beta1","kind":"BroadcastJob","metadata":{"name":"b"},"spec":{"template":{"spec":{"containers":[{"name":"c","resources":{"limits":{"cpu":"0","memory":"1500m"}}}]}}}}
 }
+
+// ExampleSidecarsetMatch calls SidecarsetMatch on the first short vector case of its fn.
+func ExampleSidecarsetMatch() {
+	var in SidecarsetMatchInput
+	if err := json.Unmarshal([]byte(`{"namespace":{"metadata":{"labels":{},"name":"app1"}},"pod":{"metadata":{"labels":{"app":"nginx"},"name":"test-pod","namespace":"app1"},"status":{"phase":"Running"}},"sidecarSet":{"apiVersion":"apps.kruise.io/v1beta1","kind":"SidecarSet","metadata":{"name":"sidecarset-test"},"spec":{"selector":{}}}}`), &in); err != nil {
+		panic(err)
+	}
+	out, err := SidecarsetMatch(in)
+	if err != nil {
+		panic(err)
+	}
+	got, _ := json.Marshal(out)
+	fmt.Println(string(got))
+	// Output:
+	// {"matched":false,"reason":"selector_empty"}
+}

@@ -359,6 +359,157 @@ type PubLabelSelector struct {
 	MatchLabels *map[string]string `json:"matchLabels,omitempty"`
 }
 
+// PubMatchInput is `MatchInput` of the pub family's schemas.
+//
+// `pub.match` input.
+type PubMatchInput struct {
+	// The pods, each with the workload its controller reference resolves to; null or absent:
+	// none. A null entry is the zero entry.
+	Pods *[]*PubMatchPodEntry `json:"pods,omitempty"`
+
+	// The candidate PUBs, in the order the client lists them; null or absent: none. A null
+	// entry is the zero PUB (no selector, no targetRef: matches nothing).
+	Pubs *[]*PubMatchPub `json:"pubs,omitempty"`
+}
+
+// PubMatchMode is `MatchMode` of the pub family's schemas.
+//
+// How a PUB reached a pod.
+type PubMatchMode string
+
+// PubMatchModeTargetRef is "targetRef": Through `spec.targetRef` and the pod's workload.
+const PubMatchModeTargetRef PubMatchMode = "targetRef"
+
+// PubMatchModeSelector is "selector": Through `spec.selector` and the pod's labels.
+const PubMatchModeSelector PubMatchMode = "selector"
+
+// PubMatchOutput is `MatchOutput` of the pub family's schemas.
+//
+// `pub.match` output.
+type PubMatchOutput struct {
+	// For each pod (same order), the PUB that protects it.
+	Pods []PubPodMatch `json:"pods"`
+
+	// For each PUB (same order), the pods it covers.
+	Pubs []PubPubCover `json:"pubs"`
+}
+
+// PubMatchOwnerReference is `MatchOwnerReference` of the pub family's schemas.
+//
+// One `metadata.ownerReferences` entry; other members (`uid`, `blockOwnerDeletion`) are ignored.
+type PubMatchOwnerReference struct {
+	// `apiVersion` of the owner, e.g. `apps.kruise.io/v1alpha1`; null or absent: `""`.
+	ApiVersion *string `json:"apiVersion,omitempty"`
+
+	// `controller`: the first reference with `true` is the controller reference
+	// (`metav1.GetControllerOf`); null or absent: not a controller reference.
+	Controller *bool `json:"controller,omitempty"`
+
+	// `kind` of the owner, e.g. `CloneSet`; null or absent: `""`.
+	Kind *string `json:"kind,omitempty"`
+
+	// `name` of the owner; null or absent: `""`.
+	Name *string `json:"name,omitempty"`
+}
+
+// PubMatchPod is `MatchPod` of the pub family's schemas.
+//
+// A Pod, reduced to the members the matching decisions read.
+type PubMatchPod struct {
+	// `metadata`; absent or null: the zero metadata.
+	Metadata *PubMatchPodMeta `json:"metadata,omitempty"`
+
+	// `status`; absent or null: the zero status (phase `""`).
+	Status *PubMatchPodStatus `json:"status,omitempty"`
+}
+
+// PubMatchPodEntry is `MatchPodEntry` of the pub family's schemas.
+//
+// One pod and the workload the controller finder resolves its controller reference to.
+type PubMatchPodEntry struct {
+	// The pod (a whole Pod may be passed); absent or null: the zero pod. An empty namespace
+	// lists the PUBs of every namespace.
+	Pod *PubMatchPod `json:"pod,omitempty"`
+
+	// The workload `controllerfinder.GetScaleAndSelectorForRef` answers for the pod's
+	// controller reference: a ReplicaSet owned by a Deployment resolves to the Deployment, other
+	// controllers to themselves. Null or absent: the controller reference itself. Ignored when
+	// the pod has no controller reference (no workload).
+	Workload *PubTargetRef `json:"workload,omitempty"`
+
+	// The finder found no workload for the controller reference (the object does not exist):
+	// the pod has no workload, and a PUB of its namespace whose `targetRef` names that
+	// controller reference covers no pod. Null or absent: false.
+	WorkloadNotFound *bool `json:"workloadNotFound,omitempty"`
+}
+
+// PubMatchPodMeta is `MatchPodMeta` of the pub family's schemas.
+//
+// Pod `metadata` members the matching decisions read.
+type PubMatchPodMeta struct {
+	// `metadata.deletionTimestamp` (RFC 3339); only its presence matters: a pod that has one is
+	// terminating, not active. Null or absent: none.
+	DeletionTimestamp *string `json:"deletionTimestamp,omitempty"`
+
+	// `metadata.labels`; null or absent: none.
+	Labels *map[string]string `json:"labels,omitempty"`
+
+	// `metadata.name`; null or absent: `""`. Only reported, never compared.
+	Name *string `json:"name,omitempty"`
+
+	// `metadata.namespace`; null or absent: `""` (see each fn for how `""` is read).
+	Namespace *string `json:"namespace,omitempty"`
+
+	// `metadata.ownerReferences`, in order; null or absent: none. A null entry is the zero
+	// reference (not a controller reference).
+	OwnerReferences *[]*PubMatchOwnerReference `json:"ownerReferences,omitempty"`
+}
+
+// PubMatchPodStatus is `MatchPodStatus` of the pub family's schemas.
+//
+// Pod `status` members the matching decisions read.
+type PubMatchPodStatus struct {
+	// `status.phase` (`Pending`, `Running`, `Succeeded`, `Failed`, `Unknown`); null or absent:
+	// `""`. `Succeeded` and `Failed` pods are not active.
+	Phase *string `json:"phase,omitempty"`
+}
+
+// PubMatchPub is `MatchPub` of the pub family's schemas.
+//
+// A PodUnavailableBudget, reduced to the members matching reads (a whole PUB may be passed).
+type PubMatchPub struct {
+	// `metadata`; absent or null: the zero metadata.
+	Metadata *PubMatchPubMeta `json:"metadata,omitempty"`
+
+	// `spec`; absent or null: the zero spec.
+	Spec *PubMatchPubSpec `json:"spec,omitempty"`
+}
+
+// PubMatchPubMeta is `MatchPubMeta` of the pub family's schemas.
+//
+// PUB `metadata` members read.
+type PubMatchPubMeta struct {
+	// `metadata.name`, reported for the pod's match (the `kruise.io/related-pub` value); null or
+	// absent: `""`.
+	Name *string `json:"name,omitempty"`
+
+	// `metadata.namespace`: a PUB covers and protects pods of its own namespace only; null,
+	// absent or `""`: listed for every namespace (a client list in namespace `""` spans all).
+	Namespace *string `json:"namespace,omitempty"`
+}
+
+// PubMatchPubSpec is `MatchPubSpec` of the pub family's schemas.
+//
+// PUB `spec` members read.
+type PubMatchPubSpec struct {
+	// `spec.selector`. Null or absent (Go nil): protects and covers no pod by labels. `{}`
+	// (empty): protects no pod, but covers every active pod of the namespace.
+	Selector *PubLabelSelector `json:"selector,omitempty"`
+
+	// `spec.targetRef`: the workload whose pods it protects; wins over the selector when set.
+	TargetRef *PubTargetRef `json:"targetRef,omitempty"`
+}
+
 // PubOperation is `Operation` of the pub family's schemas.
 //
 // A pod operation a PUB can protect.
@@ -400,6 +551,25 @@ type PubPodCondition struct {
 
 	// `type`, e.g. `Ready`.
 	Type *string `json:"type,omitempty"`
+}
+
+// PubPodMatch is `PodMatch` of the pub family's schemas.
+//
+// The PUB that protects one pod.
+type PubPodMatch struct {
+	// How it matched; null: no PUB.
+	By *PubMatchMode `json:"by"`
+
+	// Indexes of every PUB that would match, ascending. The reference takes the first in list
+	// order, and an informer cache lists in no fixed order: with more than one, which PUB the
+	// cluster picks is not determined (the PUB webhook refuses overlapping PUBs).
+	Candidates []uint `json:"candidates"`
+
+	// Its `metadata.name` (what the webhook writes to `kruise.io/related-pub`); null: none.
+	Name *string `json:"name"`
+
+	// Index into `pubs` of the PUB `GetPubForPod` answers (the first candidate); null: none.
+	PubIndex *uint `json:"pubIndex"`
 }
 
 // PubPodMeta is `PodMeta` of the pub family's schemas.
@@ -558,6 +728,17 @@ type PubPub struct {
 
 	// `status` (`null`/absent = zero status).
 	Status *PubPubStatus `json:"status,omitempty"`
+}
+
+// PubPubCover is `PubCover` of the pub family's schemas.
+//
+// The pods one PUB covers.
+type PubPubCover struct {
+	// How it selects pods; null: it selects none (no targetRef and no selector).
+	By *PubMatchMode `json:"by"`
+
+	// Indexes into `pods` of the pods `GetPodsForPub` answers, ascending.
+	Pods []uint `json:"pods"`
 }
 
 // PubPubMeta is `PubMeta` of the pub family's schemas.
@@ -985,5 +1166,16 @@ type PubValidateOutput = []PubValidationCode
 func PubValidate(in PubValidateInput) (PubValidateOutput, error) {
 	var out PubValidateOutput
 	err := callTyped("pub.validate", in, &out)
+	return out, err
+}
+
+// PubMatch calls "pub.match": which PUB protects each pod (targetRef through the resolved workload, else a non-empty selector; first in list order) and which active pods each PUB covers.
+//
+// OpenKruise source: pkg/controller/podunavailablebudget/pub_pod_event_handler.go GetPubForPod; pkg/control/pubcontrol/pub_control.go GetPodsForPub; pub_control_utils.go IsReferenceEqual; pkg/util/controllerfinder/pods_finder.go GetPodsForRef.
+//
+// Errors are *Error with Kind "invalid_label_selector", "invalid_input" (Field names the member).
+func PubMatch(in PubMatchInput) (PubMatchOutput, error) {
+	var out PubMatchOutput
+	err := callTyped("pub.match", in, &out)
 	return out, err
 }

@@ -22,6 +22,7 @@ pub mod allocation;
 pub mod rollout;
 pub mod cron;
 pub mod pub_budget;
+pub mod sidecarset;
 pub mod api;
 pub mod compat;
 pub mod k8s;

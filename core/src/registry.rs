@@ -222,6 +222,7 @@ const FAMILIES: &[&[Entry]] = &[
     crate::rollout::ENTRIES,
     crate::cron::ENTRIES,
     crate::pub_budget::ENTRIES,
+    crate::sidecarset::ENTRIES,
     crate::api::ENTRIES,
     crate::compat::ENTRIES,
 ];

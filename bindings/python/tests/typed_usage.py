@@ -4,7 +4,7 @@ literal TypedDict inputs, using the outputs. Also run by pytest (test_typed_usag
 from __future__ import annotations
 
 import kruise_core
-from kruise_core import allocation, api, compat, cron, pub, resources, rollout
+from kruise_core import allocation, api, compat, cron, pub, resources, rollout, sidecarset
 
 
 def rollout_example() -> int:
@@ -55,6 +55,18 @@ def compat_example() -> bool:
     return sv["features"]["resizeSubresource"]
 
 
+def sidecarset_example() -> sidecarset.MatchReason:
+    out: sidecarset.MatchOutput = sidecarset.match(
+        {
+            "pod": {"metadata": {"namespace": "kube-system", "labels": {"app": "web"}}},
+            "namespace": {"metadata": {"name": "kube-system"}},
+            "sidecarSet": {"spec": {"selector": {"matchLabels": {"app": "web"}}}},
+        }
+    )
+    assert out["matched"] is False
+    return out["reason"]
+
+
 def main() -> None:
     assert rollout_example() == 6
     assert allocation_example() == 3
@@ -64,6 +76,7 @@ def main() -> None:
     assert error_kind() == "nil_value"
     assert api_example() is True
     assert compat_example() is True
+    assert sidecarset_example() == "webhook_namespace_excluded"
 
 
 if __name__ == "__main__":

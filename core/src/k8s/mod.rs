@@ -6,7 +6,9 @@
 //!   `IsValidLabelValue`, `IsDNS1123Subdomain`, `IsDNS1123Label`, `IsValidPercent`);
 //! - [`selector`]: `metav1.LabelSelector` and apimachinery's `ValidateLabelSelector` /
 //!   `LabelSelectorAsSelector` checks (`pkg/apis/meta/v1/validation`, `pkg/labels`), the one selector
-//!   validator every family uses.
+//!   validator every family uses;
+//! - [`selector_match`]: `LabelSelectorAsSelector` + `labels.Selector.Matches` (nil selector matches
+//!   nothing, empty matches everything, invalid is an error), the one selector matcher.
 //!
 //! - [`null_as_default`]: encoding/json's reading of `null` for a slice, map or struct member (the
 //!   zero value), for serde fields.
@@ -14,6 +16,7 @@
 //! Versions: apimachinery v0.32.10, the module OpenKruise v1.9.0 builds with.
 
 pub mod selector;
+pub mod selector_match;
 pub mod strconv;
 pub mod validation;
 

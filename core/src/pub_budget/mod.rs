@@ -21,6 +21,7 @@ pub mod admit;
 pub mod classify;
 pub mod fns;
 pub mod image_ref;
+pub mod matching;
 pub mod pod_state;
 pub mod protect;
 pub mod review;
@@ -48,6 +49,7 @@ pub const ENTRIES: &[Entry] = &[
     Entry::of::<fns::Admit>(),
     Entry::of::<fns::AdmitReview>(),
     Entry::of::<fns::Validate>(),
+    Entry::of::<matching::Match>(),
 ];
 
 #[cfg(test)]

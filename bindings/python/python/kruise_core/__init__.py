@@ -40,7 +40,7 @@ from ._kruise_core import (
 )
 from ._typed import ErrorKind
 
-from . import allocation, api, compat, cron, pub, resources, rollout
+from . import allocation, api, compat, cron, pub, resources, rollout, sidecarset
 
 __all__ = [
     "DEFAULT_MAX_INPUT_BYTES",
@@ -63,4 +63,5 @@ __all__ = [
     "resources",
     "rollout",
     "set_max_input_bytes",
+    "sidecarset",
 ]

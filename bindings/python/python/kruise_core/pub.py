@@ -501,6 +501,183 @@ class ClassifyUpdateInput(TypedDict):
     """The pod before the update (the request's `oldObject`)."""
 
 
+class MatchOwnerReference(TypedDict):
+    """One `metadata.ownerReferences` entry; other members (`uid`, `blockOwnerDeletion`) are ignored."""
+
+    apiVersion: NotRequired[Optional[str]]
+    """`apiVersion` of the owner, e.g. `apps.kruise.io/v1alpha1`; null or absent: `""`."""
+
+    controller: NotRequired[Optional[bool]]
+    """`controller`: the first reference with `true` is the controller reference
+    (`metav1.GetControllerOf`); null or absent: not a controller reference.
+    """
+
+    kind: NotRequired[Optional[str]]
+    """`kind` of the owner, e.g. `CloneSet`; null or absent: `""`."""
+
+    name: NotRequired[Optional[str]]
+    """`name` of the owner; null or absent: `""`."""
+
+
+class MatchPodMeta(TypedDict):
+    """Pod `metadata` members the matching decisions read."""
+
+    deletionTimestamp: NotRequired[Optional[str]]
+    """`metadata.deletionTimestamp` (RFC 3339); only its presence matters: a pod that has one is
+    terminating, not active. Null or absent: none.
+    """
+
+    labels: NotRequired[Optional[Dict[str, str]]]
+    """`metadata.labels`; null or absent: none."""
+
+    name: NotRequired[Optional[str]]
+    """`metadata.name`; null or absent: `""`. Only reported, never compared."""
+
+    namespace: NotRequired[Optional[str]]
+    """`metadata.namespace`; null or absent: `""` (see each fn for how `""` is read)."""
+
+    ownerReferences: NotRequired[Optional[List[Optional[MatchOwnerReference]]]]
+    """`metadata.ownerReferences`, in order; null or absent: none. A null entry is the zero
+    reference (not a controller reference).
+    """
+
+
+class MatchPodStatus(TypedDict):
+    """Pod `status` members the matching decisions read."""
+
+    phase: NotRequired[Optional[str]]
+    """`status.phase` (`Pending`, `Running`, `Succeeded`, `Failed`, `Unknown`); null or absent:
+    `""`. `Succeeded` and `Failed` pods are not active.
+    """
+
+
+class MatchPod(TypedDict):
+    """A Pod, reduced to the members the matching decisions read."""
+
+    metadata: NotRequired[Optional[MatchPodMeta]]
+    """`metadata`; absent or null: the zero metadata."""
+
+    status: NotRequired[Optional[MatchPodStatus]]
+    """`status`; absent or null: the zero status (phase `""`)."""
+
+
+class MatchPodEntry(TypedDict):
+    """One pod and the workload the controller finder resolves its controller reference to."""
+
+    pod: NotRequired[Optional[MatchPod]]
+    """The pod (a whole Pod may be passed); absent or null: the zero pod. An empty namespace
+    lists the PUBs of every namespace.
+    """
+
+    workload: NotRequired[Optional[TargetRef]]
+    """The workload `controllerfinder.GetScaleAndSelectorForRef` answers for the pod's
+    controller reference: a ReplicaSet owned by a Deployment resolves to the Deployment, other
+    controllers to themselves. Null or absent: the controller reference itself. Ignored when
+    the pod has no controller reference (no workload).
+    """
+
+    workloadNotFound: NotRequired[Optional[bool]]
+    """The finder found no workload for the controller reference (the object does not exist):
+    the pod has no workload, and a PUB of its namespace whose `targetRef` names that
+    controller reference covers no pod. Null or absent: false.
+    """
+
+
+class MatchPubMeta(TypedDict):
+    """PUB `metadata` members read."""
+
+    name: NotRequired[Optional[str]]
+    """`metadata.name`, reported for the pod's match (the `kruise.io/related-pub` value); null or
+    absent: `""`.
+    """
+
+    namespace: NotRequired[Optional[str]]
+    """`metadata.namespace`: a PUB covers and protects pods of its own namespace only; null,
+    absent or `""`: listed for every namespace (a client list in namespace `""` spans all).
+    """
+
+
+class MatchPubSpec(TypedDict):
+    """PUB `spec` members read."""
+
+    selector: NotRequired[Optional[LabelSelector]]
+    """`spec.selector`. Null or absent (Go nil): protects and covers no pod by labels. `{}`
+    (empty): protects no pod, but covers every active pod of the namespace.
+    """
+
+    targetRef: NotRequired[Optional[TargetRef]]
+    """`spec.targetRef`: the workload whose pods it protects; wins over the selector when set."""
+
+
+class MatchPub(TypedDict):
+    """A PodUnavailableBudget, reduced to the members matching reads (a whole PUB may be passed)."""
+
+    metadata: NotRequired[Optional[MatchPubMeta]]
+    """`metadata`; absent or null: the zero metadata."""
+
+    spec: NotRequired[Optional[MatchPubSpec]]
+    """`spec`; absent or null: the zero spec."""
+
+
+class MatchInput(TypedDict):
+    """`pub.match` input."""
+
+    pods: NotRequired[Optional[List[Optional[MatchPodEntry]]]]
+    """The pods, each with the workload its controller reference resolves to; null or absent:
+    none. A null entry is the zero entry.
+    """
+
+    pubs: NotRequired[Optional[List[Optional[MatchPub]]]]
+    """The candidate PUBs, in the order the client lists them; null or absent: none. A null
+    entry is the zero PUB (no selector, no targetRef: matches nothing).
+    """
+
+
+# How a PUB reached a pod.
+# "targetRef": Through `spec.targetRef` and the pod's workload.
+# "selector": Through `spec.selector` and the pod's labels.
+MatchMode: TypeAlias = Literal["targetRef", "selector"]
+
+
+class PodMatch(TypedDict):
+    """The PUB that protects one pod."""
+
+    by: Optional[MatchMode]
+    """How it matched; null: no PUB."""
+
+    candidates: List[int]
+    """Indexes of every PUB that would match, ascending. The reference takes the first in list
+    order, and an informer cache lists in no fixed order: with more than one, which PUB the
+    cluster picks is not determined (the PUB webhook refuses overlapping PUBs).
+    """
+
+    name: Optional[str]
+    """Its `metadata.name` (what the webhook writes to `kruise.io/related-pub`); null: none."""
+
+    pubIndex: Optional[int]
+    """Index into `pubs` of the PUB `GetPubForPod` answers (the first candidate); null: none."""
+
+
+class PubCover(TypedDict):
+    """The pods one PUB covers."""
+
+    by: Optional[MatchMode]
+    """How it selects pods; null: it selects none (no targetRef and no selector)."""
+
+    pods: List[int]
+    """Indexes into `pods` of the pods `GetPodsForPub` answers, ascending."""
+
+
+class MatchOutput(TypedDict):
+    """`pub.match` output."""
+
+    pods: List[PodMatch]
+    """For each pod (same order), the PUB that protects it."""
+
+    pubs: List[PubCover]
+    """For each PUB (same order), the pods it covers."""
+
+
 class PodState(TypedDict):
     """The three predicates together (`pub.pod_state`)."""
 
@@ -726,6 +903,16 @@ def validate(input: ValidateInput) -> ValidateOutput:
     return cast(ValidateOutput, call("pub.validate", input))
 
 
+def match(input: MatchInput) -> MatchOutput:
+    """which PUB protects each pod (targetRef through the resolved workload, else a non-empty selector; first in list order) and which active pods each PUB covers
+
+    fn ``pub.match``; OpenKruise source: pkg/controller/podunavailablebudget/pub_pod_event_handler.go GetPubForPod; pkg/control/pubcontrol/pub_control.go GetPodsForPub; pub_control_utils.go IsReferenceEqual; pkg/util/controllerfinder/pods_finder.go GetPodsForRef.
+
+    Raises ``KruiseError`` with kind ``invalid_label_selector``, ``invalid_input`` (naming the field).
+    """
+    return cast(MatchOutput, call("pub.match", input))
+
+
 __all__ = [
     "AdmitInput",
     "AdmitOutput",
@@ -742,9 +929,21 @@ __all__ = [
     "IntOrPercent",
     "LabelRequirement",
     "LabelSelector",
+    "MatchInput",
+    "MatchMode",
+    "MatchOutput",
+    "MatchOwnerReference",
+    "MatchPod",
+    "MatchPodEntry",
+    "MatchPodMeta",
+    "MatchPodStatus",
+    "MatchPub",
+    "MatchPubMeta",
+    "MatchPubSpec",
     "Operation",
     "Pod",
     "PodCondition",
+    "PodMatch",
     "PodMeta",
     "PodSpec",
     "PodState",
@@ -754,6 +953,7 @@ __all__ = [
     "ProtectOperationsInput",
     "ProtectOperationsOutput",
     "Pub",
+    "PubCover",
     "PubMeta",
     "PubSpec",
     "PubStatus",
@@ -774,6 +974,7 @@ __all__ = [
     "admit",
     "admit_review",
     "classify_update",
+    "match",
     "pod_state",
     "protect_operations",
     "status",

@@ -1,0 +1,23 @@
+//! SidecarSet decisions of OpenKruise v1.9.0 (apps.kruise.io/v1beta1): whether a SidecarSet
+//! applies to a pod. Guide: `docs/sidecarset.md`.
+//!
+//! Typed entry point: [`matching::matches`] (or `kruise_core::decide::<fns::Match>(input)`);
+//! JSON: the registry [`ENTRIES`] (`sidecarset.match`).
+//!
+//! Mirrors `pkg/control/sidecarcontrol/util.go`, `pkg/webhook/pod/mutating/sidecarset.go`,
+//! `pkg/util/fieldindex/register.go` and the pod webhook's namespace selector.
+
+pub mod fns;
+pub mod matching;
+pub mod pod;
+
+#[cfg(test)]
+mod tests;
+
+pub use matching::{MatchInput, MatchOutput, MatchReason, matches};
+pub use pod::MatchPod;
+
+use crate::registry::Entry;
+
+/// Registry entries of this family.
+pub const ENTRIES: &[Entry] = &[Entry::of::<fns::Match>()];
