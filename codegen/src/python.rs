@@ -38,6 +38,16 @@ pub fn function_name(f: &FnInfo) -> String {
     if KEYWORDS.contains(&s.as_str()) { format!("{s}_") } else { s }
 }
 
+/// The Markdown table of docs/python.md: one row per family module, its functions in registry order.
+pub fn functions_table(fns: &[FnInfo]) -> String {
+    let mut out = String::from("| module | functions |\n|---|---|\n");
+    for (family, list) in crate::typed_by_family(fns) {
+        let names: Vec<String> = list.iter().map(|f| format!("`{}`", function_name(f))).collect();
+        out.push_str(&format!("| `kruise_core.{}` | {} |\n", family, names.join(", ")));
+    }
+    out
+}
+
 /// `kruise_core.<family>.<function>`.
 pub fn qualified_name(f: &FnInfo) -> String {
     format!("kruise_core.{}.{}", f.family, function_name(f))
