@@ -1,19 +1,27 @@
-//go:build cgo
+//go:build kruise_cgo && cgo
 
 package kruisecore
 
+// The cgo backend links the native library (build tag kruise_cgo). pkg-config finds it: install
+// it with scripts/install-c --prefix DIR and set PKG_CONFIG_PATH=DIR/lib/pkgconfig (docs/go.md;
+// without pkg-config, set CGO_CFLAGS=-IDIR/include and CGO_LDFLAGS to the static library and
+// its native libraries, and build with PKG_CONFIG=true).
+
 /*
-#cgo CFLAGS: -I${SRCDIR}/../c/include
-#cgo LDFLAGS: ${SRCDIR}/../../target/release/libkruise_core.a -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc
+#cgo pkg-config: --static kruise_core
 #include "kruise_core.h"
 */
 import "C"
 
 import (
-	"encoding/json"
-	"math"
+	"runtime"
 	"unsafe"
 )
+
+// cgoBackend calls the native library.
+type cgoBackend struct{}
+
+func (cgoBackend) name() string { return "cgo" }
 
 // bytesArg lends b to C for the duration of one call: (pointer, length), nil for empty.
 func bytesArg(b []byte) (*C.uint8_t, C.size_t) {
@@ -41,82 +49,116 @@ func take(buf C.kruise_buf) []byte {
 	return out
 }
 
-// result turns a status and its out buffer into (bytes, error).
-func result(status C.kruise_status, buf C.kruise_buf) ([]byte, error) {
-	body := take(buf)
-	if Status(status) != StatusOK {
-		return nil, errorFromJSON(Status(status), body)
-	}
-	return body, nil
+func cresult(status C.kruise_status, buf C.kruise_buf) ([]byte, error) {
+	return result(Status(status), take(buf))
 }
 
-// Call calls the decision function fnID (e.g. "resources.eval") on the JSON document input and
-// returns the result JSON. A decision error is an *Error (Kind "unknown_fn", "invalid_input",
-// "invalid_json" (also for arrays and objects nested 128 deep, the JSON parser's limit),
-// "input_too_large" (input longer than MaxInputBytes), or the function's own kinds). Safe for
-// concurrent use.
-func Call(fnID string, input []byte) ([]byte, error) {
+func (cgoBackend) call(fnID string, input []byte) ([]byte, error) {
 	fp, fl := stringArg(fnID)
 	ip, il := bytesArg(input)
 	var out C.kruise_buf
 	st := C.kruise_call(fp, fl, ip, il, &out)
-	return result(st, out)
+	return cresult(st, out)
 }
 
-// FnIDs lists every registered fn id.
-func FnIDs() ([]string, error) {
+func (cgoBackend) fnIDs() ([]byte, error) {
 	var out C.kruise_buf
-	body, err := result(C.kruise_fn_ids(&out), out)
-	if err != nil {
-		return nil, err
-	}
-	var ids []string
-	if err := json.Unmarshal(body, &ids); err != nil {
-		return nil, err
-	}
-	return ids, nil
+	return cresult(C.kruise_fn_ids(&out), out)
 }
 
-// Matches reports whether the JSON got matches the JSON expected under the comparison rule the
-// core registers for fnID (the conformance vectors' rule: key order ignored, numbers by value;
-// zero-pruned for api.convert, null-pruned for api.default).
-func Matches(fnID string, expected, got []byte) (bool, error) {
+func (cgoBackend) matches(fnID string, expected, got []byte) (bool, error) {
 	fp, fl := stringArg(fnID)
 	ep, el := bytesArg(expected)
 	gp, gl := bytesArg(got)
 	var res C.uint8_t
 	var errBuf C.kruise_buf
 	st := C.kruise_matches(fp, fl, ep, el, gp, gl, &res, &errBuf)
-	if _, err := result(st, errBuf); err != nil {
+	if _, err := cresult(st, errBuf); err != nil {
 		return false, err
 	}
 	return res == 1, nil
 }
 
-// SetMaxInputBytes sets the input-size limit, in bytes, of Call, Matches and Compile (default
-// DefaultMaxInputBytes, 16 MiB) and returns the previous limit. A longer input is an *Error with
-// Kind "input_too_large" and Status StatusInputTooLarge, refused before it is read. The limit is
-// the linked C library's and so process-wide. It panics when n is negative.
-func SetMaxInputBytes(n int) int {
-	if n < 0 {
-		panic("kruisecore: SetMaxInputBytes: negative limit")
+func (cgoBackend) setMaxInputBytes(n int) { C.kruise_set_max_input_bytes(C.size_t(n)) }
+
+func (cgoBackend) version() string { return C.GoString(C.kruise_version()) }
+
+func (cgoBackend) liveExpressions() int { return int(C.kruise_expr_live_count()) }
+
+func (cgoBackend) scale(s string, total int64, roundUp bool, mode uint32) (int64, error) {
+	sp, sl := stringArg(s)
+	var up C.uint8_t
+	if roundUp {
+		up = 1
 	}
-	return clampInt(C.kruise_set_max_input_bytes(C.size_t(n)))
+	var out C.int64_t
+	var errBuf C.kruise_buf
+	st := C.kruise_scale_int_or_percent(sp, sl, C.int64_t(total), up, C.uint32_t(mode), &out, &errBuf)
+	if _, err := cresult(st, errBuf); err != nil {
+		return 0, err
+	}
+	return int64(out), nil
 }
 
-// MaxInputBytes is the current input-size limit in bytes.
-func MaxInputBytes() int { return clampInt(C.kruise_max_input_bytes()) }
+// cgoExpr owns a C expression.
+type cgoExpr struct{ p *C.kruise_expr }
 
-// clampInt converts a size_t to int, saturating (the C side may hold SIZE_MAX).
-func clampInt(n C.size_t) int {
-	if uint64(n) > math.MaxInt {
-		return math.MaxInt
+func (cgoBackend) compile(src string, strict bool) (exprImpl, error) {
+	sp, sl := stringArg(src)
+	var e *C.kruise_expr
+	var errBuf C.kruise_buf
+	var st C.kruise_status
+	if strict {
+		st = C.kruise_expr_compile_strict(sp, sl, &e, &errBuf)
+	} else {
+		st = C.kruise_expr_compile(sp, sl, &e, &errBuf)
 	}
-	return int(n)
+	if _, err := cresult(st, errBuf); err != nil {
+		return nil, err
+	}
+	return &cgoExpr{p: e}, nil
 }
 
-// Version is the version of the linked Rust library (e.g. "0.1.0").
-func Version() string { return C.GoString(C.kruise_version()) }
+func (x *cgoExpr) free() { C.kruise_expr_free(x.p) }
+
+func (x *cgoExpr) eval(vars []Var) (string, error) {
+	var pin runtime.Pinner
+	defer pin.Unpin()
+	var cvars []C.kruise_var
+	if len(vars) > 0 {
+		cvars = make([]C.kruise_var, len(vars))
+		for i, v := range vars {
+			np, nl := stringArg(v.Name)
+			if np != nil {
+				pin.Pin(np)
+			}
+			cv := &cvars[i]
+			cv.name, cv.name_len = np, nl
+			if v.IsNumber {
+				cv.kind = C.KRUISE_VAR_NUMBER
+				cv.number = C.double(v.Number)
+			} else {
+				qp, ql := stringArg(v.Quantity)
+				if qp != nil {
+					pin.Pin(qp)
+				}
+				cv.kind = C.KRUISE_VAR_QUANTITY
+				cv.value, cv.value_len = qp, ql
+			}
+		}
+	}
+	var vp *C.kruise_var
+	if len(cvars) > 0 {
+		vp = (*C.kruise_var)(unsafe.Pointer(&cvars[0]))
+	}
+	var out C.kruise_buf
+	st := C.kruise_expr_eval(x.p, vp, C.size_t(len(cvars)), &out)
+	body, err := cresult(st, out)
+	if err != nil {
+		return "", err
+	}
+	return string(body), nil
+}
 
 // cStatuses lists the header's status values, for a test that pins the Go constants to them.
 func cStatuses() map[Status]uint32 {
@@ -131,5 +173,17 @@ func cStatuses() map[Status]uint32 {
 		StatusInvalidArgument: uint32(C.KRUISE_INVALID_ARGUMENT),
 		StatusUnsupported:     uint32(C.KRUISE_UNSUPPORTED),
 		StatusInputTooLarge:   uint32(C.KRUISE_INPUT_TOO_LARGE),
+	}
+}
+
+// cConstants lists the header's other constants the Go side mirrors.
+func cConstants() map[string][2]uint64 {
+	return map[string][2]uint64{
+		"KRUISE_SCALE_SCALED":            {uint64(scaleModeScaled), uint64(C.KRUISE_SCALE_SCALED)},
+		"KRUISE_SCALE_LEGACY":            {uint64(scaleModeLegacy), uint64(C.KRUISE_SCALE_LEGACY)},
+		"KRUISE_SCALE_KRUISE":            {uint64(scaleModeKruise), uint64(C.KRUISE_SCALE_KRUISE)},
+		"KRUISE_VAR_QUANTITY":            {wasmVarQuantity, uint64(C.KRUISE_VAR_QUANTITY)},
+		"KRUISE_VAR_NUMBER":              {wasmVarNumber, uint64(C.KRUISE_VAR_NUMBER)},
+		"KRUISE_DEFAULT_MAX_INPUT_BYTES": {DefaultMaxInputBytes, uint64(C.KRUISE_DEFAULT_MAX_INPUT_BYTES)},
 	}
 }

@@ -27,9 +27,6 @@ const (
 // SetMaxInputBytes.
 const DefaultMaxInputBytes = 16 << 20
 
-// ErrCgoRequired is returned by every function when the package was built without cgo.
-var ErrCgoRequired = errors.New("kruisecore: built without cgo; the Rust library needs CGO_ENABLED=1")
-
 // ErrClosed is returned by Eval on an Expression after Close.
 var ErrClosed = errors.New("kruisecore: expression is closed")
 

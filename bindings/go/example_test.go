@@ -1,5 +1,3 @@
-//go:build cgo
-
 package kruisecore_test
 
 import (

@@ -1,5 +1,3 @@
-//go:build cgo
-
 package kruisecore
 
 import (
@@ -73,14 +71,12 @@ func TestFnIDsAndMatches(t *testing.T) {
 	}
 }
 
-func TestStatusesMatchTheHeader(t *testing.T) {
-	for goStatus, cStatus := range cStatuses() {
-		if uint32(goStatus) != cStatus {
-			t.Errorf("Go status %d != C status %d", goStatus, cStatus)
-		}
+func TestVersionAndBackend(t *testing.T) {
+	if v := Version(); v == "" || strings.Count(v, ".") != 2 {
+		t.Errorf("version %q", v)
 	}
-	if Version() == "" {
-		t.Error("empty version")
+	if b := Backend(); b != defaultBackend.name() || (b != "wasm" && b != "cgo") {
+		t.Errorf("backend %q", b)
 	}
 }
 

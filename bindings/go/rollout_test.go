@@ -1,5 +1,3 @@
-//go:build cgo
-
 package kruisecore
 
 import (
@@ -91,14 +89,5 @@ func TestScaleTypedPathAgreesWithCall(t *testing.T) {
 	v := FromString("1%")
 	if _, err := ScaleIntOrPercent(&v, 10, true, ScaleMode("float")); err == nil {
 		t.Error("an unknown mode must fail")
-	}
-}
-
-func BenchmarkScaleIntOrPercent(b *testing.B) {
-	v := FromString("33%")
-	for i := 0; i < b.N; i++ {
-		if _, err := ScaleIntOrPercent(&v, 1000, true, ScaleModeScaled); err != nil {
-			b.Fatal(err)
-		}
 	}
 }

@@ -312,7 +312,7 @@ fn holds_null(go: &str) -> bool {
 }
 
 fn replay_table(fns: &[FnInfo]) -> String {
-    let mut out = format!("{GO_HEADER}\n\n//go:build cgo\n\npackage kruisecore\n\nimport \"encoding/json\"\n\n");
+    let mut out = format!("{GO_HEADER}\n\npackage kruisecore\n\nimport \"encoding/json\"\n\n");
     let all = fns.iter().all(|f| f.typed.is_some());
     out.push_str(&comment("allTyped: every registered fn is typed, so every fn id must have a typed function.", ""));
     out.push_str(&format!("const allTyped = {all}\n\n"));
@@ -409,7 +409,7 @@ fn round_trips(v: &serde_json::Value) -> bool {
 }
 
 fn example_file(examples: &[Example]) -> String {
-    let mut out = format!("{GO_HEADER}\n\n//go:build cgo\n\npackage kruisecore\n\n");
+    let mut out = format!("{GO_HEADER}\n\npackage kruisecore\n\n");
     if examples.is_empty() {
         return out;
     }
