@@ -226,16 +226,14 @@ pub fn matches(input: &MatchInput) -> Result<MatchOutput> {
         "" => "default",
         ns => ns,
     };
-    if let Some(ns) = &input.namespace {
-        if !ns.metadata.name.is_empty() && ns.metadata.name != pod_ns {
-            return Err(Error::invalid_input(
-                "namespace.metadata.name",
-                format!(
-                    "{:?} is not the pod's namespace {pod_ns:?}",
-                    ns.metadata.name
-                ),
-            ));
-        }
+    if let Some(ns) = &input.namespace
+        && !ns.metadata.name.is_empty()
+        && ns.metadata.name != pod_ns
+    {
+        return Err(Error::invalid_input(
+            "namespace.metadata.name",
+            format!("{:?} is not the pod's namespace {pod_ns:?}", ns.metadata.name),
+        ));
     }
     let spec = &input.sidecar_set.spec;
     let from_namespace = input.sidecar_set.api_version == V1ALPHA1 && !spec.namespace.is_empty();
