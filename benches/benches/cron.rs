@@ -24,7 +24,9 @@ fn parse(c: &mut Criterion) {
     }
     for z in ZONES.iter().filter(|z| **z != "UTC") {
         let spec = format!("TZ={z} 0 */2 * * *");
-        g.bench_function(spec.as_str(), |b| b.iter(|| Schedule::parse(black_box(&spec))));
+        g.bench_function(spec.as_str(), |b| {
+            b.iter(|| Schedule::parse(black_box(&spec)))
+        });
     }
     g.finish();
 }
@@ -35,10 +37,16 @@ fn next(c: &mut Criterion) {
     for s in SCHEDULES {
         for z in ZONES {
             // The zone is the schedule's own (`TZ=` prefix), as the controller builds it from spec.timeZone.
-            let spec = if *z == "UTC" { (*s).to_string() } else { format!("TZ={z} {s}") };
+            let spec = if *z == "UTC" {
+                (*s).to_string()
+            } else {
+                format!("TZ={z} {s}")
+            };
             let sched = Schedule::parse(&spec).expect("valid schedule");
             let local = Zone::utc();
-            g.bench_function(format!("{s}/{z}"), |b| b.iter(|| sched.next_in(black_box(after), &local)));
+            g.bench_function(format!("{s}/{z}"), |b| {
+                b.iter(|| sched.next_in(black_box(after), &local))
+            });
         }
     }
     g.finish();

@@ -17,7 +17,10 @@ const MB: usize = 1 << 20;
 fn long(c: &mut Criterion) {
     let digits = "7".repeat(MB);
     let zeros = format!("0.{}1", "0".repeat(MB));
-    assert_eq!(Quantity::parse(&digits).unwrap_err(), QuantityError::TooLarge);
+    assert_eq!(
+        Quantity::parse(&digits).unwrap_err(),
+        QuantityError::TooLarge
+    );
     assert_eq!(Quantity::parse(&zeros).unwrap().to_string(), "1n");
     let mut g = c.benchmark_group("quantity/long");
     g.throughput(Throughput::Bytes(MB as u64));
@@ -33,7 +36,9 @@ fn long(c: &mut Criterion) {
 fn short(c: &mut Criterion) {
     let mut g = c.benchmark_group("quantity/short");
     for q in ["1500m", "1Gi", "0.1", "123456789012345678901234567890"] {
-        g.bench_function(q, |b| b.iter(|| black_box(Quantity::parse(black_box(q))).is_ok()));
+        g.bench_function(q, |b| {
+            b.iter(|| black_box(Quantity::parse(black_box(q))).is_ok())
+        });
     }
     g.finish();
 }

@@ -17,7 +17,9 @@ fn scale(c: &mut Criterion) {
         ("legacy 5%0", "5%0", Flavour::Legacy),
         ("kruise 33.3%", "33.3%", Flavour::Kruise),
     ] {
-        g.bench_function(name, |b| b.iter(|| scale_str(black_box(value), black_box(1000), black_box(true), flavour)));
+        g.bench_function(name, |b| {
+            b.iter(|| scale_str(black_box(value), black_box(1000), black_box(true), flavour))
+        });
     }
     g.finish();
 }
@@ -29,8 +31,12 @@ fn partition(c: &mut Criterion) {
     g.bench_function("cloneset 99% of 100", |b| {
         b.iter(|| cloneset_partition(Some(black_box(&pct)), Some(black_box(100))))
     });
-    g.bench_function("cloneset int 7", |b| b.iter(|| cloneset_partition(Some(black_box(&int)), Some(black_box(100)))));
-    g.bench_function("daemonset 99% of 100", |b| b.iter(|| daemonset_partition(Some(black_box(&pct)), black_box(100))));
+    g.bench_function("cloneset int 7", |b| {
+        b.iter(|| cloneset_partition(Some(black_box(&int)), Some(black_box(100))))
+    });
+    g.bench_function("daemonset 99% of 100", |b| {
+        b.iter(|| daemonset_partition(Some(black_box(&pct)), black_box(100)))
+    });
     g.finish();
 }
 
@@ -40,7 +46,11 @@ fn pods_1000() -> Vec<PodView> {
     (0..1000)
         .map(|i| PodView {
             updated: i % 4 == 0,
-            lifecycle_state: if i % 97 == 0 { LifecycleState::PreparingDelete } else { LifecycleState::Normal },
+            lifecycle_state: if i % 97 == 0 {
+                LifecycleState::PreparingDelete
+            } else {
+                LifecycleState::Normal
+            },
             available: i % 7 != 0,
             specified_delete: i % 50 == 0,
         })
@@ -56,9 +66,14 @@ fn update_budget(c: &mut Criterion) {
         max_surge: Some(IntOrPercent::String("5%".into())),
         ..Default::default()
     };
-    let with_gate = BudgetSpec { preparing_update_as_update: true, ..spec.clone() };
+    let with_gate = BudgetSpec {
+        preparing_update_as_update: true,
+        ..spec.clone()
+    };
     let mut g = c.benchmark_group("rollout/update_budget");
-    g.bench_function("1000 pods", |b| b.iter(|| budget(black_box(&spec), black_box(&pods))));
+    g.bench_function("1000 pods", |b| {
+        b.iter(|| budget(black_box(&spec), black_box(&pods)))
+    });
     g.bench_function("1000 pods, PreparingUpdateAsUpdate", |b| {
         b.iter(|| budget(black_box(&with_gate), black_box(&pods)))
     });

@@ -6,7 +6,10 @@ use crate::{HEADER, go, python, summary};
 use std::collections::BTreeMap;
 
 fn cell(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ").replace('|', "\\|")
+    s.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .replace('|', "\\|")
 }
 
 /// The JSON type of `t`, as the docs print it.
@@ -19,7 +22,11 @@ pub fn ty(t: &Ty) -> String {
         Ty::Number => "number".into(),
         Ty::Str => "string".into(),
         Ty::Null => "null".into(),
-        Ty::Enum(v) => v.iter().map(|s| format!("\"{s}\"")).collect::<Vec<_>>().join(" | "),
+        Ty::Enum(v) => v
+            .iter()
+            .map(|s| format!("\"{s}\""))
+            .collect::<Vec<_>>()
+            .join(" | "),
         Ty::Array(t) => format!("[{}]", ty(t)),
         Ty::Tuple(v) => format!("[{}]", v.iter().map(ty).collect::<Vec<_>>().join(", ")),
         Ty::Map(t) => format!("{{string: {}}}", ty(t)),
@@ -48,7 +55,11 @@ fn field_table(out: &mut String, fields: &[crate::model::Field]) {
 }
 
 fn def_section(out: &mut String, level: &str, title: &str, name: &str, d: &Def) {
-    let title = if title.is_empty() { String::new() } else { format!("{title} ") };
+    let title = if title.is_empty() {
+        String::new()
+    } else {
+        format!("{title} ")
+    };
     out.push_str(&format!("\n{level} {title}`{name}`\n\n"));
     if let Some(doc) = d.doc() {
         out.push_str(&format!("{}\n\n", doc.trim()));
@@ -63,7 +74,11 @@ fn def_section(out: &mut String, level: &str, title: &str, name: &str, d: &Def) 
         Def::Enum { values, .. } => {
             out.push_str("| Value | Description |\n|---|---|\n");
             for (v, doc) in values {
-                out.push_str(&format!("| `\"{}\"` | {} |\n", cell(v), cell(doc.as_deref().unwrap_or(""))));
+                out.push_str(&format!(
+                    "| `\"{}\"` | {} |\n",
+                    cell(v),
+                    cell(doc.as_deref().unwrap_or(""))
+                ));
             }
         }
         Def::Alias { ty: t, .. } => out.push_str(&format!("Type: `{}`\n", ty(t))),
@@ -84,12 +99,20 @@ pub fn fns_md(fns: &[FnInfo]) -> Result<String, String> {
     out.push_str("| fn id | Description | Python | Go |\n|---|---|---|---|\n");
     for f in fns {
         let (py, g) = if f.typed.is_some() {
-            (format!("`{}`", python::function_name(f)), format!("`{}`", go::function_name(f)))
+            (
+                format!("`{}`", python::function_name(f)),
+                format!("`{}`", go::function_name(f)),
+            )
         } else {
             ("not typed yet".into(), "not typed yet".into())
         };
         let anchor = f.id.replace('.', "");
-        out.push_str(&format!("| [`{}`](#{}) | {} | {py} | {g} |\n", f.id, anchor.to_lowercase(), cell(&summary(&f.doc))));
+        out.push_str(&format!(
+            "| [`{}`](#{}) | {} | {py} | {g} |\n",
+            f.id,
+            anchor.to_lowercase(),
+            cell(&summary(&f.doc))
+        ));
     }
     for f in fns {
         out.push_str(&format!("\n## `{}`\n\n{}\n", f.id, f.doc.trim()));
@@ -109,12 +132,19 @@ pub fn fns_md(fns: &[FnInfo]) -> Result<String, String> {
         let mut kinds: Vec<String> = t.errors.iter().map(|k| format!("`{k}`")).collect();
         kinds.push("`invalid_input`".into());
         out.push_str(&format!("- Error kinds: {}\n", kinds.join(", ")));
-        out.push_str(&format!("- Comparison of vector outputs: {}\n", match t.compare.as_str() {
-            "zeroPruned" => "zero-pruned (members that are null, false, 0, \"\", {} or [] are dropped)",
-            "nullPruned" => "null-pruned (members that are null, {} or [] are dropped)",
-            _ => "exact (key order ignored, numbers by value)",
-        }));
-        out.push_str(&format!("- Schema: [`schemas/{0}.json`](../schemas/{0}.json)\n", f.id));
+        out.push_str(&format!(
+            "- Comparison of vector outputs: {}\n",
+            match t.compare.as_str() {
+                "zeroPruned" =>
+                    "zero-pruned (members that are null, false, 0, \"\", {} or [] are dropped)",
+                "nullPruned" => "null-pruned (members that are null, {} or [] are dropped)",
+                _ => "exact (key order ignored, numbers by value)",
+            }
+        ));
+        out.push_str(&format!(
+            "- Schema: [`schemas/{0}.json`](../schemas/{0}.json)\n",
+            f.id
+        ));
         let mut shown: Vec<&str> = Vec::new();
         for (title, top) in [("Input", &t.input), ("Output", &t.output)] {
             match top {
@@ -125,7 +155,11 @@ pub fn fns_md(fns: &[FnInfo]) -> Result<String, String> {
                 other => out.push_str(&format!("\n### {title}\n\nType: `{}`\n", ty(other))),
             }
         }
-        let rest: BTreeMap<&String, &Def> = t.defs.iter().filter(|(n, _)| !shown.contains(&n.as_str())).collect();
+        let rest: BTreeMap<&String, &Def> = t
+            .defs
+            .iter()
+            .filter(|(n, _)| !shown.contains(&n.as_str()))
+            .collect();
         if !rest.is_empty() {
             out.push_str("\n### Types\n");
             for (n, d) in rest {

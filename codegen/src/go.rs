@@ -32,15 +32,27 @@ pub(crate) fn generate(fns: &[FnInfo], vectors: &[Case], files: &mut Files) -> R
             examples.push(ex);
         }
     }
-    files.insert(format!("{DIR}/zz_generated_typed_test.go"), replay_table(fns));
-    files.insert(format!("{DIR}/zz_generated_example_test.go"), example_file(&examples));
+    files.insert(
+        format!("{DIR}/zz_generated_typed_test.go"),
+        replay_table(fns),
+    );
+    files.insert(
+        format!("{DIR}/zz_generated_example_test.go"),
+        example_file(&examples),
+    );
     Ok(())
 }
 
 fn comment(text: &str, indent: &str) -> String {
     text.trim_end()
         .lines()
-        .map(|l| if l.trim().is_empty() { format!("{indent}//\n") } else { format!("{indent}// {}\n", l.trim_end()) })
+        .map(|l| {
+            if l.trim().is_empty() {
+                format!("{indent}//\n")
+            } else {
+                format!("{indent}// {}\n", l.trim_end())
+            }
+        })
         .collect()
 }
 
@@ -97,16 +109,26 @@ impl<'a> Family<'a> {
             if matches!(d, Def::Alias { .. }) {
                 continue;
             }
-            let mut go = fixed.get(n).cloned().unwrap_or_else(|| format!("{prefix}{n}"));
+            let mut go = fixed
+                .get(n)
+                .cloned()
+                .unwrap_or_else(|| format!("{prefix}{n}"));
             if funcs.contains(&go) {
                 go.push_str("Type");
             }
             if let Some(other) = taken.insert(go.clone(), n.clone()) {
-                return Err(format!("family {family}: Go type {go} would name both {other} and {n}"));
+                return Err(format!(
+                    "family {family}: Go type {go} would name both {other} and {n}"
+                ));
             }
             names.insert(n.clone(), go);
         }
-        Ok(Family { family, prefix, defs, names })
+        Ok(Family {
+            family,
+            prefix,
+            defs,
+            names,
+        })
     }
 
     /// The Go type of `t`.
@@ -115,7 +137,10 @@ impl<'a> Family<'a> {
             Ty::Any | Ty::Null | Ty::Tuple(_) | Ty::Union(_) => "json.RawMessage".into(),
             Ty::Bool => "bool".into(),
             Ty::Int(f) => match f.as_deref() {
-                Some(f @ ("int8" | "int16" | "int32" | "int64" | "uint8" | "uint16" | "uint32" | "uint64")) => f.into(),
+                Some(
+                    f @ ("int8" | "int16" | "int32" | "int64" | "uint8" | "uint16" | "uint32"
+                    | "uint64"),
+                ) => f.into(),
                 Some("uint") => "uint".into(),
                 Some("int") => "int".into(),
                 _ => "int64".into(),
@@ -126,11 +151,19 @@ impl<'a> Family<'a> {
             Ty::Map(t) => format!("map[string]{}", self.ty(t)),
             Ty::Named(n) => match self.defs.get(n) {
                 Some(Def::Alias { ty, .. }) => self.ty(ty),
-                _ => self.names.get(n).cloned().unwrap_or_else(|| format!("{}{n}", self.prefix)),
+                _ => self
+                    .names
+                    .get(n)
+                    .cloned()
+                    .unwrap_or_else(|| format!("{}{n}", self.prefix)),
             },
             Ty::Nullable(t) => {
                 let inner = self.ty(t);
-                if holds_null(&inner) { inner } else { format!("*{inner}") }
+                if holds_null(&inner) {
+                    inner
+                } else {
+                    format!("*{inner}")
+                }
             }
             Ty::IntOrString => "IntOrPercent".into(),
         }
@@ -138,22 +171,53 @@ impl<'a> Family<'a> {
 
     /// The Go types of a union's object variants, when `t` names such a union.
     fn variants(&self, t: &Ty) -> Option<Vec<String>> {
-        let Ty::Named(n) = t.non_null() else { return None };
-        let Some(Def::Alias { ty: Ty::Union(vs), .. }) = self.defs.get(n) else { return None };
-        vs.iter().map(|v| matches!(v, Ty::Named(_)).then(|| self.ty(v))).collect()
+        let Ty::Named(n) = t.non_null() else {
+            return None;
+        };
+        let Some(Def::Alias {
+            ty: Ty::Union(vs), ..
+        }) = self.defs.get(n)
+        else {
+            return None;
+        };
+        vs.iter()
+            .map(|v| matches!(v, Ty::Named(_)).then(|| self.ty(v)))
+            .collect()
     }
 
-    fn field(&self, f: &Field, parent: &str, seen: &mut BTreeSet<String>) -> Result<String, String> {
+    fn field(
+        &self,
+        f: &Field,
+        parent: &str,
+        seen: &mut BTreeSet<String>,
+    ) -> Result<String, String> {
         let name = ident(&f.name);
         if !seen.insert(name.clone()) {
-            return Err(format!("{}: {parent}: two members give the Go field {name}", self.family));
+            return Err(format!(
+                "{}: {parent}: two members give the Go field {name}",
+                self.family
+            ));
         }
         let base = self.ty(f.ty.non_null());
         let (ty, omit) = if f.required {
-            (if f.ty.nullable() && !holds_null(&base) { format!("*{base}") } else { base }, "")
+            (
+                if f.ty.nullable() && !holds_null(&base) {
+                    format!("*{base}")
+                } else {
+                    base
+                },
+                "",
+            )
         } else {
             // Slices and maps too: an empty one is then kept apart from an absent one.
-            (if base == "json.RawMessage" || base.starts_with('*') { base } else { format!("*{base}") }, ",omitempty")
+            (
+                if base == "json.RawMessage" || base.starts_with('*') {
+                    base
+                } else {
+                    format!("*{base}")
+                },
+                ",omitempty",
+            )
         };
         let mut out = String::new();
         if let Some(d) = &f.doc {
@@ -164,13 +228,18 @@ impl<'a> Family<'a> {
     }
 
     fn def(&self, n: &str, d: &Def) -> Result<String, String> {
-        let Some(go) = self.names.get(n) else { return Ok(String::new()) };
+        let Some(go) = self.names.get(n) else {
+            return Ok(String::new());
+        };
         let mut out = String::new();
         let head = format!("{go} is `{n}` of the {} family's schemas.", self.family);
-        out.push_str(&comment(&match d.doc() {
-            Some(doc) => format!("{head}\n\n{doc}"),
-            None => head,
-        }, ""));
+        out.push_str(&comment(
+            &match d.doc() {
+                Some(doc) => format!("{head}\n\n{doc}"),
+                None => head,
+            },
+            "",
+        ));
         match d {
             Def::Object { fields, open, .. } => {
                 out.push_str(&format!("type {go} struct {{\n"));
@@ -183,7 +252,10 @@ impl<'a> Family<'a> {
                 }
                 if *open {
                     if !seen.insert("Extra".into()) {
-                        return Err(format!("{}: {n}: a member gives the Go field Extra", self.family));
+                        return Err(format!(
+                            "{}: {n}: a member gives the Go field Extra",
+                            self.family
+                        ));
                     }
                     if !fields.is_empty() {
                         out.push('\n');
@@ -204,7 +276,14 @@ impl<'a> Family<'a> {
                         c.push('_');
                     }
                     out.push('\n');
-                    out.push_str(&comment(&format!("{c} is {}{}", quote(v), doc.as_deref().map(|d| format!(": {d}")).unwrap_or_default()), ""));
+                    out.push_str(&comment(
+                        &format!(
+                            "{c} is {}{}",
+                            quote(v),
+                            doc.as_deref().map(|d| format!(": {d}")).unwrap_or_default()
+                        ),
+                        "",
+                    ));
                     out.push_str(&format!("const {c} {go} = {}\n", quote(v)));
                 }
             }
@@ -239,7 +318,11 @@ impl<'a> Family<'a> {
                         return Err(format!("{}: Go type {name} is taken", f.id));
                     }
                     body.push('\n');
-                    let mut doc = format!("{name} is the {} of {}.", suffix.to_lowercase(), quote(&f.id));
+                    let mut doc = format!(
+                        "{name} is the {} of {}.",
+                        suffix.to_lowercase(),
+                        quote(&f.id)
+                    );
                     if let Some(vs) = self.variants(ty) {
                         doc.push_str(&format!(
                             "\n\nIt is one of {} (kept as raw JSON: unmarshal it into the variant its tag names).",
@@ -252,13 +335,23 @@ impl<'a> Family<'a> {
                 io.push(name);
             }
             body.push('\n');
-            let mut doc = format!("{fname} calls {}: {}.", quote(&f.id), f.doc.trim_end_matches('.'));
+            let mut doc = format!(
+                "{fname} calls {}: {}.",
+                quote(&f.id),
+                f.doc.trim_end_matches('.')
+            );
             if !t.source.is_empty() {
-                doc.push_str(&format!("\n\nOpenKruise source: {}.", t.source.trim_end_matches('.')));
+                doc.push_str(&format!(
+                    "\n\nOpenKruise source: {}.",
+                    t.source.trim_end_matches('.')
+                ));
             }
             let mut kinds: Vec<String> = t.errors.iter().map(|k| quote(k)).collect();
             kinds.push("\"invalid_input\" (Field names the member)".into());
-            doc.push_str(&format!("\n\nErrors are *Error with Kind {}.", kinds.join(", ")));
+            doc.push_str(&format!(
+                "\n\nErrors are *Error with Kind {}.",
+                kinds.join(", ")
+            ));
             body.push_str(&comment(&doc, ""));
             body.push_str(&format!(
                 "func {fname}(in {i}) ({o}, error) {{\n\tvar out {o}\n\terr := callTyped({}, in, &out)\n\treturn out, err\n}}\n",
@@ -279,7 +372,11 @@ impl<'a> Family<'a> {
 /// MarshalJSON / UnmarshalJSON of an open object: the known members as the struct says, the others
 /// in Extra.
 fn open_methods(go: &str, fields: &[Field]) -> String {
-    let known = fields.iter().map(|f| quote(&f.name)).collect::<Vec<_>>().join(", ");
+    let known = fields
+        .iter()
+        .map(|f| quote(&f.name))
+        .collect::<Vec<_>>()
+        .join(", ");
     format!(
         "\n// UnmarshalJSON reads the known members and keeps the others in Extra.\n\
          func (v *{go}) UnmarshalJSON(b []byte) error {{\n\
@@ -314,7 +411,10 @@ fn holds_null(go: &str) -> bool {
 fn replay_table(fns: &[FnInfo]) -> String {
     let mut out = format!("{GO_HEADER}\n\npackage kruisecore\n\nimport \"encoding/json\"\n\n");
     let all = fns.iter().all(|f| f.typed.is_some());
-    out.push_str(&comment("allTyped: every registered fn is typed, so every fn id must have a typed function.", ""));
+    out.push_str(&comment(
+        "allTyped: every registered fn is typed, so every fn id must have a typed function.",
+        "",
+    ));
     out.push_str(&format!("const allTyped = {all}\n\n"));
     out.push_str(&comment(
         "typedFns maps each typed fn id to a replay through its generated function: the vector input is\n\
@@ -323,7 +423,9 @@ fn replay_table(fns: &[FnInfo]) -> String {
          marshalled.",
         "",
     ));
-    out.push_str("var typedFns = map[string]func(json.RawMessage) (sent, got json.RawMessage, err error){\n");
+    out.push_str(
+        "var typedFns = map[string]func(json.RawMessage) (sent, got json.RawMessage, err error){\n",
+    );
     for f in fns.iter().filter(|f| f.typed.is_some()) {
         let g = function_name(f);
         out.push_str(&format!(
@@ -357,7 +459,11 @@ fn input_type(f: &FnInfo) -> String {
     let t = f.typed.as_ref().expect("typed");
     let name = format!("{}Input", function_name(f));
     let camel = format!("{}Input", f.camel());
-    if t.input != Ty::Named(camel.clone()) && *t.input.non_null() == Ty::Named(camel) { format!("*{name}") } else { name }
+    if t.input != Ty::Named(camel.clone()) && *t.input.non_null() == Ty::Named(camel) {
+        format!("*{name}")
+    } else {
+        name
+    }
 }
 
 struct Example {
@@ -385,12 +491,19 @@ fn example(fs: &[&FnInfo], vectors: &[Case]) -> Result<Option<Example>, String> 
             if input.len() > 300 || input.contains('`') {
                 continue;
             }
-            let Ok(out) = kcore::registry::call(&f.id, &c.input) else { continue };
+            let Ok(out) = kcore::registry::call(&f.id, &c.input) else {
+                continue;
+            };
             let output = go_json(&out);
             if output.len() > 200 || !round_trips(&out) {
                 continue;
             }
-            return Ok(Some(Example { func: function_name(f), input_type: input_type(f), input, output }));
+            return Ok(Some(Example {
+                func: function_name(f),
+                input_type: input_type(f),
+                input,
+                output,
+            }));
         }
     }
     Ok(None)
@@ -445,36 +558,82 @@ mod tests {
     use super::*;
 
     fn family(defs: BTreeMap<String, Def>) -> Family<'static> {
-        Family { family: "t", prefix: "T".into(), names: BTreeMap::new(), defs }
+        Family {
+            family: "t",
+            prefix: "T".into(),
+            names: BTreeMap::new(),
+            defs,
+        }
     }
 
     fn field(name: &str, ty: Ty, required: bool) -> Field {
-        Field { name: name.into(), ty, required, doc: None }
+        Field {
+            name: name.into(),
+            ty,
+            required,
+            doc: None,
+        }
     }
 
     /// The field rule that keeps a JSON round trip exact.
     #[test]
     fn field_rule() {
         let mut defs = BTreeMap::new();
-        defs.insert("IntOrPercent".into(), Def::Alias { doc: None, ty: Ty::IntOrString });
+        defs.insert(
+            "IntOrPercent".into(),
+            Def::Alias {
+                doc: None,
+                ty: Ty::IntOrString,
+            },
+        );
         let g = family(defs);
-        let f = |name: &str, ty: Ty, req: bool| g.field(&field(name, ty, req), "P", &mut BTreeSet::new()).unwrap();
+        let f = |name: &str, ty: Ty, req: bool| {
+            g.field(&field(name, ty, req), "P", &mut BTreeSet::new())
+                .unwrap()
+        };
         let null = |t: Ty| Ty::Nullable(Box::new(t));
-        assert_eq!(f("a", Ty::Int(Some("int32".into())), true), "\tA int32 `json:\"a\"`\n");
+        assert_eq!(
+            f("a", Ty::Int(Some("int32".into())), true),
+            "\tA int32 `json:\"a\"`\n"
+        );
         assert_eq!(f("a", null(Ty::Str), true), "\tA *string `json:\"a\"`\n");
-        assert_eq!(f("a", Ty::Bool, false), "\tA *bool `json:\"a,omitempty\"`\n");
-        assert_eq!(f("a", Ty::Array(Box::new(Ty::Str)), false), "\tA *[]string `json:\"a,omitempty\"`\n");
-        assert_eq!(f("a", Ty::Any, false), "\tA json.RawMessage `json:\"a,omitempty\"`\n");
-        assert_eq!(f("a", null(Ty::Map(Box::new(Ty::Number))), true), "\tA map[string]float64 `json:\"a\"`\n");
+        assert_eq!(
+            f("a", Ty::Bool, false),
+            "\tA *bool `json:\"a,omitempty\"`\n"
+        );
+        assert_eq!(
+            f("a", Ty::Array(Box::new(Ty::Str)), false),
+            "\tA *[]string `json:\"a,omitempty\"`\n"
+        );
+        assert_eq!(
+            f("a", Ty::Any, false),
+            "\tA json.RawMessage `json:\"a,omitempty\"`\n"
+        );
+        assert_eq!(
+            f("a", null(Ty::Map(Box::new(Ty::Number))), true),
+            "\tA map[string]float64 `json:\"a\"`\n"
+        );
         assert_eq!(f("a", Ty::Any, true), "\tA json.RawMessage `json:\"a\"`\n");
-        assert_eq!(f("a", null(Ty::Named("IntOrPercent".into())), false), "\tA *IntOrPercent `json:\"a,omitempty\"`\n");
-        assert_eq!(f("a", Ty::Int(Some("uint64".into())), true), "\tA uint64 `json:\"a\"`\n");
+        assert_eq!(
+            f("a", null(Ty::Named("IntOrPercent".into())), false),
+            "\tA *IntOrPercent `json:\"a,omitempty\"`\n"
+        );
+        assert_eq!(
+            f("a", Ty::Int(Some("uint64".into())), true),
+            "\tA uint64 `json:\"a\"`\n"
+        );
         assert_eq!(f("a", Ty::Int(None), true), "\tA int64 `json:\"a\"`\n");
-        assert_eq!(f("a", Ty::Union(vec![Ty::Bool, Ty::Str]), true), "\tA json.RawMessage `json:\"a\"`\n");
+        assert_eq!(
+            f("a", Ty::Union(vec![Ty::Bool, Ty::Str]), true),
+            "\tA json.RawMessage `json:\"a\"`\n"
+        );
     }
 
     #[test]
     fn go_json_escapes_like_encoding_json() {
-        assert_eq!(go_json(&serde_json::json!({"b": "<&>", "a": 1})), r#"{"a":1,"b":"\u003c\u0026\u003e"}"#);
+        assert_eq!(
+            go_json(&serde_json::json!({"b": "<&>", "a": 1})),
+            r#"{"a":1,"b":"\u003c\u0026\u003e"}"#
+        );
     }
 }

@@ -105,7 +105,9 @@ impl Def {
     /// The definition's description.
     pub fn doc(&self) -> Option<&str> {
         match self {
-            Def::Object { doc, .. } | Def::Enum { doc, .. } | Def::Alias { doc, .. } => doc.as_deref(),
+            Def::Object { doc, .. } | Def::Enum { doc, .. } | Def::Alias { doc, .. } => {
+                doc.as_deref()
+            }
         }
     }
 }
@@ -202,20 +204,34 @@ pub fn snake_case(s: &str) -> String {
 pub fn registry() -> Result<Vec<FnInfo>, String> {
     let mut out = Vec::new();
     for e in kcore::registry::entries() {
-        let (family, name) = e.id.split_once('.').ok_or_else(|| format!("fn id {:?} has no family", e.id))?;
+        let (family, name) =
+            e.id.split_once('.')
+                .ok_or_else(|| format!("fn id {:?} has no family", e.id))?;
         let typed = match e.schema() {
             Some(schema) => Some(read_fn(e.id, &upper_camel(name), schema)?),
             None => None,
         };
-        out.push(FnInfo { id: e.id.into(), family: family.into(), name: name.into(), doc: e.doc.into(), typed });
+        out.push(FnInfo {
+            id: e.id.into(),
+            family: family.into(),
+            name: name.into(),
+            doc: e.doc.into(),
+            typed,
+        });
     }
     Ok(out)
 }
 
 fn read_fn(id: &str, camel: &str, schema: Value) -> Result<TypedFn, String> {
     let err = |m: &str| format!("{id}: {m}");
-    let defs_json = schema.get("$defs").and_then(Value::as_object).ok_or_else(|| err("no $defs"))?;
-    let mut r = Reader { id, defs: BTreeMap::new() };
+    let defs_json = schema
+        .get("$defs")
+        .and_then(Value::as_object)
+        .ok_or_else(|| err("no $defs"))?;
+    let mut r = Reader {
+        id,
+        defs: BTreeMap::new(),
+    };
     for (name, s) in defs_json {
         if name == "input" || name == "output" {
             continue;
@@ -223,12 +239,36 @@ fn read_fn(id: &str, camel: &str, schema: Value) -> Result<TypedFn, String> {
         let def = r.def(name, s)?;
         r.insert(name, def)?;
     }
-    let input = r.ty(&format!("{camel}Input"), defs_json.get("input").ok_or_else(|| err("no $defs.input"))?)?;
-    let output = r.ty(&format!("{camel}Output"), defs_json.get("output").ok_or_else(|| err("no $defs.output"))?)?;
+    let input = r.ty(
+        &format!("{camel}Input"),
+        defs_json
+            .get("input")
+            .ok_or_else(|| err("no $defs.input"))?,
+    )?;
+    let output = r.ty(
+        &format!("{camel}Output"),
+        defs_json
+            .get("output")
+            .ok_or_else(|| err("no $defs.output"))?,
+    )?;
     let strings = |k: &str| -> Vec<String> {
-        schema.get(k).and_then(Value::as_array).map(|a| a.iter().filter_map(|v| v.as_str().map(String::from)).collect()).unwrap_or_default()
+        schema
+            .get(k)
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(|v| v.as_str().map(String::from))
+                    .collect()
+            })
+            .unwrap_or_default()
     };
-    let text = |k: &str| schema.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+    let text = |k: &str| {
+        schema
+            .get(k)
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string()
+    };
     Ok(TypedFn {
         source: text("x-kruise-source"),
         errors: strings("x-kruise-errors"),
@@ -246,16 +286,30 @@ struct Reader<'a> {
 }
 
 fn doc_of(s: &Value) -> Option<String> {
-    s.get("description").and_then(Value::as_str).map(|d| d.trim().to_string()).filter(|d| !d.is_empty())
+    s.get("description")
+        .and_then(Value::as_str)
+        .map(|d| d.trim().to_string())
+        .filter(|d| !d.is_empty())
 }
 
 /// Keywords that say nothing about the shape.
-const ANNOTATIONS: &[&str] = &["description", "title", "default", "examples", "deprecated", "readOnly", "writeOnly", "$comment"];
+const ANNOTATIONS: &[&str] = &[
+    "description",
+    "title",
+    "default",
+    "examples",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "$comment",
+];
 
 impl Reader<'_> {
     fn insert(&mut self, name: &str, def: Def) -> Result<(), String> {
         match self.defs.get(name) {
-            Some(d) if *d != def => Err(format!("{}: two different types are named {name}", self.id)),
+            Some(d) if *d != def => {
+                Err(format!("{}: two different types are named {name}", self.id))
+            }
             _ => {
                 self.defs.insert(name.to_string(), def);
                 Ok(())
@@ -268,7 +322,11 @@ impl Reader<'_> {
         let doc = doc_of(s);
         if let Some(o) = s.as_object() {
             if is_object(o) && o.contains_key("properties") {
-                return Ok(Def::Object { doc, fields: self.fields(name, o)?, open: is_open(o) });
+                return Ok(Def::Object {
+                    doc,
+                    fields: self.fields(name, o)?,
+                    open: is_open(o),
+                });
             }
             if let Some(values) = string_enum(s) {
                 return Ok(Def::Enum { doc, values });
@@ -283,8 +341,11 @@ impl Reader<'_> {
     }
 
     fn fields(&mut self, parent: &str, o: &Map<String, Value>) -> Result<Vec<Field>, String> {
-        let required: Vec<&str> =
-            o.get("required").and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+        let required: Vec<&str> = o
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|a| a.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
         let mut fields = Vec::new();
         if let Some(props) = o.get("properties").and_then(Value::as_object) {
             let mut names: Vec<&String> = props.keys().collect();
@@ -292,7 +353,12 @@ impl Reader<'_> {
             for n in names {
                 let p = &props[n];
                 let ty = self.ty(&format!("{parent}{}", upper_camel(n)), p)?;
-                fields.push(Field { name: n.clone(), ty, required: required.contains(&n.as_str()), doc: doc_of(p) });
+                fields.push(Field {
+                    name: n.clone(),
+                    ty,
+                    required: required.contains(&n.as_str()),
+                    doc: doc_of(p),
+                });
             }
         }
         Ok(fields)
@@ -307,7 +373,9 @@ impl Reader<'_> {
             _ => return Err(format!("{}: schema at {hint} is not an object", self.id)),
         };
         if let Some(r) = o.get("$ref").and_then(Value::as_str) {
-            let name = r.strip_prefix("#/$defs/").ok_or_else(|| format!("{}: unsupported $ref {r}", self.id))?;
+            let name = r
+                .strip_prefix("#/$defs/")
+                .ok_or_else(|| format!("{}: unsupported $ref {r}", self.id))?;
             return Ok(Ty::Named(name.to_string()));
         }
         for key in ["anyOf", "oneOf"] {
@@ -319,7 +387,11 @@ impl Reader<'_> {
             if all.len() == 1 {
                 return self.ty(hint, &all[0]);
             }
-            return Err(format!("{}: allOf with {} members at {hint}", self.id, all.len()));
+            return Err(format!(
+                "{}: allOf with {} members at {hint}",
+                self.id,
+                all.len()
+            ));
         }
         if let Some(values) = string_enum(s) {
             return Ok(Ty::Enum(values.into_iter().map(|v| v.0).collect()));
@@ -337,7 +409,10 @@ impl Reader<'_> {
                 } else if o.contains_key("properties") {
                     self.object(hint, s, o)
                 } else {
-                    Err(format!("{}: cannot read the schema at {hint}: {s}", self.id))
+                    Err(format!(
+                        "{}: cannot read the schema at {hint}: {s}",
+                        self.id
+                    ))
                 }
             }
             Some(Value::String(t)) => self.typed(hint, s, o, t),
@@ -347,7 +422,12 @@ impl Reader<'_> {
                 let inner = match non_null.as_slice() {
                     [] => Ty::Null,
                     [t] => self.typed(hint, s, o, t)?,
-                    [a, b] if (*a == "integer" && *b == "string") || (*a == "string" && *b == "integer") => Ty::IntOrString,
+                    [a, b]
+                        if (*a == "integer" && *b == "string")
+                            || (*a == "string" && *b == "integer") =>
+                    {
+                        Ty::IntOrString
+                    }
                     many => {
                         let mut v = Vec::new();
                         for t in many {
@@ -356,13 +436,23 @@ impl Reader<'_> {
                         Ty::Union(v)
                     }
                 };
-                Ok(if ts.contains(&"null") && inner != Ty::Null { Ty::Nullable(Box::new(inner)) } else { inner })
+                Ok(if ts.contains(&"null") && inner != Ty::Null {
+                    Ty::Nullable(Box::new(inner))
+                } else {
+                    inner
+                })
             }
             Some(t) => Err(format!("{}: odd type {t} at {hint}", self.id)),
         }
     }
 
-    fn typed(&mut self, hint: &str, s: &Value, o: &Map<String, Value>, t: &str) -> Result<Ty, String> {
+    fn typed(
+        &mut self,
+        hint: &str,
+        s: &Value,
+        o: &Map<String, Value>,
+        t: &str,
+    ) -> Result<Ty, String> {
         let format = o.get("format").and_then(Value::as_str).map(String::from);
         Ok(match t {
             "boolean" => Ty::Bool,
@@ -391,7 +481,11 @@ impl Reader<'_> {
 
     fn object(&mut self, hint: &str, s: &Value, o: &Map<String, Value>) -> Result<Ty, String> {
         if o.contains_key("properties") {
-            let def = Def::Object { doc: doc_of(s), fields: self.fields(hint, o)?, open: is_open(o) };
+            let def = Def::Object {
+                doc: doc_of(s),
+                fields: self.fields(hint, o)?,
+                open: is_open(o),
+            };
             self.insert(hint, def)?;
             return Ok(Ty::Named(hint.to_string()));
         }
@@ -402,7 +496,10 @@ impl Reader<'_> {
     }
 
     fn union(&mut self, hint: &str, s: &Value, alts: &[Value]) -> Result<Ty, String> {
-        let is_null = |a: &Value| a.get("type").and_then(Value::as_str) == Some("null") || a.get("const") == Some(&Value::Null);
+        let is_null = |a: &Value| {
+            a.get("type").and_then(Value::as_str) == Some("null")
+                || a.get("const") == Some(&Value::Null)
+        };
         let has_null = alts.iter().any(is_null);
         let rest: Vec<&Value> = alts.iter().filter(|a| !is_null(a)).collect();
         let inner = if rest.is_empty() {
@@ -414,17 +511,28 @@ impl Reader<'_> {
         } else {
             let mut tys = Vec::new();
             for (i, a) in rest.iter().enumerate() {
-                let name = variant_name(a).map(|t| format!("{hint}{}", upper_camel(&t))).unwrap_or_else(|| format!("{hint}{}", i + 1));
+                let name = variant_name(a)
+                    .map(|t| format!("{hint}{}", upper_camel(&t)))
+                    .unwrap_or_else(|| format!("{hint}{}", i + 1));
                 tys.push(self.ty(&name, a)?);
             }
-            let int = |t: &Ty| matches!(t, Ty::Int(_)) || matches!(t, Ty::Named(n) if self.alias_of(n).is_some_and(|a| matches!(a, Ty::Int(_))));
-            if tys.len() == 2 && ((int(&tys[0]) && tys[1] == Ty::Str) || (tys[0] == Ty::Str && int(&tys[1]))) {
+            let int = |t: &Ty| {
+                matches!(t, Ty::Int(_))
+                    || matches!(t, Ty::Named(n) if self.alias_of(n).is_some_and(|a| matches!(a, Ty::Int(_))))
+            };
+            if tys.len() == 2
+                && ((int(&tys[0]) && tys[1] == Ty::Str) || (tys[0] == Ty::Str && int(&tys[1])))
+            {
                 Ty::IntOrString
             } else {
                 Ty::Union(tys)
             }
         };
-        Ok(if has_null && inner != Ty::Null { Ty::Nullable(Box::new(inner)) } else { inner })
+        Ok(if has_null && inner != Ty::Null {
+            Ty::Nullable(Box::new(inner))
+        } else {
+            inner
+        })
     }
 
     fn alias_of(&self, name: &str) -> Option<&Ty> {
@@ -438,17 +546,21 @@ impl Reader<'_> {
 /// Whether an object schema with properties allows other members (`additionalProperties` given and
 /// not `false`; schemars writes it for a flattened map).
 fn is_open(o: &Map<String, Value>) -> bool {
-    o.get("additionalProperties").is_some_and(|v| *v != Value::Bool(false))
+    o.get("additionalProperties")
+        .is_some_and(|v| *v != Value::Bool(false))
 }
 
 fn is_object(o: &Map<String, Value>) -> bool {
-    o.get("type").and_then(Value::as_str) == Some("object") || (o.get("type").is_none() && o.contains_key("properties"))
+    o.get("type").and_then(Value::as_str) == Some("object")
+        || (o.get("type").is_none() && o.contains_key("properties"))
 }
 
 /// The tag of a tagged-union variant: the one `const` string property, if any.
 fn variant_name(s: &Value) -> Option<String> {
     let props = s.get("properties")?.as_object()?;
-    let mut tags = props.values().filter_map(|p| p.get("const").and_then(Value::as_str).map(String::from));
+    let mut tags = props
+        .values()
+        .filter_map(|p| p.get("const").and_then(Value::as_str).map(String::from));
     let t = tags.next()?;
     if tags.next().is_some() { None } else { Some(t) }
 }
@@ -458,7 +570,10 @@ fn variant_name(s: &Value) -> Option<String> {
 fn string_enum(s: &Value) -> Option<Vec<(String, Option<String>)>> {
     let o = s.as_object()?;
     if let Some(vals) = o.get("enum").and_then(Value::as_array) {
-        return vals.iter().map(|v| v.as_str().map(|v| (v.to_string(), None))).collect();
+        return vals
+            .iter()
+            .map(|v| v.as_str().map(|v| (v.to_string(), None)))
+            .collect();
     }
     if let Some(Value::String(c)) = o.get("const") {
         return Some(vec![(c.clone(), None)]);
@@ -481,7 +596,9 @@ fn string_enum(s: &Value) -> Option<Vec<(String, Option<String>)>> {
 }
 
 /// The named types of a family, merged over its fns (one name, one shape).
-pub fn family_defs<'a>(fns: impl Iterator<Item = &'a FnInfo>) -> Result<BTreeMap<String, Def>, String> {
+pub fn family_defs<'a>(
+    fns: impl Iterator<Item = &'a FnInfo>,
+) -> Result<BTreeMap<String, Def>, String> {
     let mut all: BTreeMap<String, (Def, String)> = BTreeMap::new();
     for f in fns {
         let Some(t) = &f.typed else { continue };
@@ -578,7 +695,8 @@ mod tests {
     }
 
     fn read(s: Value) -> TypedFn {
-        let schema = json!({"$defs": {"input": s, "output": {"type": "integer"}}, "x-kruise-errors": ["a"]});
+        let schema =
+            json!({"$defs": {"input": s, "output": {"type": "integer"}}, "x-kruise-errors": ["a"]});
         read_fn("t.x", "X", schema).unwrap()
     }
 
@@ -598,7 +716,9 @@ mod tests {
             "required": ["a", "b"],
         }));
         assert_eq!(t.input, Ty::Named("XInput".into()));
-        let Def::Object { fields, .. } = &t.defs["XInput"] else { panic!() };
+        let Def::Object { fields, .. } = &t.defs["XInput"] else {
+            panic!()
+        };
         let ty = |n: &str| fields.iter().find(|f| f.name == n).unwrap().ty.clone();
         assert_eq!(ty("a"), Ty::Nullable(Box::new(Ty::Str)));
         assert_eq!(ty("b"), Ty::IntOrString);
@@ -608,7 +728,9 @@ mod tests {
         assert_eq!(ty("f"), Ty::Named("XInputF".into()));
         assert_eq!(ty("h"), Ty::Nullable(Box::new(Ty::Named("Y".into()))));
         assert!(fields[0].required && !fields[2].required);
-        let Def::Object { fields, .. } = &t.defs["XInputF"] else { panic!() };
+        let Def::Object { fields, .. } = &t.defs["XInputF"] else {
+            panic!()
+        };
         assert_eq!(fields[0].ty, Ty::Array(Box::new(Ty::Number)));
         assert_eq!(t.output, Ty::Int(None));
     }
@@ -620,7 +742,9 @@ mod tests {
             family: "t".into(),
             name: "x".into(),
             doc: String::new(),
-            typed: Some(read(json!({"type": "object", "properties": {"a": {"type": ty}}}))),
+            typed: Some(read(
+                json!({"type": "object", "properties": {"a": {"type": ty}}}),
+            )),
         };
         let same = [f("t.a", "string"), f("t.b", "string")];
         assert_eq!(family_defs(same.iter()).unwrap().len(), 1);

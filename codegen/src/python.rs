@@ -15,19 +15,30 @@ const DIR: &str = "bindings/python/python/kruise_core";
 /// their family module at import time.
 pub const EXTRAS: &[(&str, &str, &[&str])] = &[
     ("rollout", "_rollout_extras", &["scale"]),
-    ("api", "_api_extras", &["REVIEW_VERSIONS", "V1ALPHA1", "V1BETA1", "conversion_review"]),
+    (
+        "api",
+        "_api_extras",
+        &[
+            "REVIEW_VERSIONS",
+            "V1ALPHA1",
+            "V1BETA1",
+            "conversion_review",
+        ],
+    ),
 ];
 
 const KEYWORDS: &[&str] = &[
-    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del",
-    "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda", "nonlocal",
-    "not", "or", "pass", "raise", "return", "try", "while", "with", "yield",
+    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
+    "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import",
+    "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while",
+    "with", "yield",
 ];
 
 /// Whether `s` can be a Python attribute / keyword-argument name.
 pub fn is_identifier(s: &str) -> bool {
     let mut cs = s.chars();
-    cs.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+    cs.next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && cs.all(|c| c.is_ascii_alphanumeric() || c == '_')
         && !KEYWORDS.contains(&s)
 }
@@ -35,15 +46,26 @@ pub fn is_identifier(s: &str) -> bool {
 /// The Python function name of an fn.
 pub fn function_name(f: &FnInfo) -> String {
     let s = f.snake();
-    if KEYWORDS.contains(&s.as_str()) { format!("{s}_") } else { s }
+    if KEYWORDS.contains(&s.as_str()) {
+        format!("{s}_")
+    } else {
+        s
+    }
 }
 
 /// The Markdown table of docs/python.md: one row per family module, its functions in registry order.
 pub fn functions_table(fns: &[FnInfo]) -> String {
     let mut out = String::from("| module | functions |\n|---|---|\n");
     for (family, list) in crate::typed_by_family(fns) {
-        let names: Vec<String> = list.iter().map(|f| format!("`{}`", function_name(f))).collect();
-        out.push_str(&format!("| `kruise_core.{}` | {} |\n", family, names.join(", ")));
+        let names: Vec<String> = list
+            .iter()
+            .map(|f| format!("`{}`", function_name(f)))
+            .collect();
+        out.push_str(&format!(
+            "| `kruise_core.{}` | {} |\n",
+            family,
+            names.join(", ")
+        ));
     }
     out
 }
@@ -90,7 +112,16 @@ fn docstring(text: &str, indent: &str) -> String {
 }
 
 fn comment(text: &str, indent: &str) -> String {
-    text.trim_end().lines().map(|l| if l.is_empty() { format!("{indent}#\n") } else { format!("{indent}# {l}\n") }).collect()
+    text.trim_end()
+        .lines()
+        .map(|l| {
+            if l.is_empty() {
+                format!("{indent}#\n")
+            } else {
+                format!("{indent}# {l}\n")
+            }
+        })
+        .collect()
 }
 
 struct Ctx<'a> {
@@ -106,9 +137,15 @@ impl Ctx<'_> {
             Ty::Number => "float".into(),
             Ty::Str => "str".into(),
             Ty::Null => "None".into(),
-            Ty::Enum(v) => format!("Literal[{}]", v.iter().map(|s| str_lit(s)).collect::<Vec<_>>().join(", ")),
+            Ty::Enum(v) => format!(
+                "Literal[{}]",
+                v.iter().map(|s| str_lit(s)).collect::<Vec<_>>().join(", ")
+            ),
             Ty::Array(t) => format!("List[{}]", self.ty(t)),
-            Ty::Tuple(v) => format!("Tuple[{}]", v.iter().map(|t| self.ty(t)).collect::<Vec<_>>().join(", ")),
+            Ty::Tuple(v) => format!(
+                "Tuple[{}]",
+                v.iter().map(|t| self.ty(t)).collect::<Vec<_>>().join(", ")
+            ),
             Ty::Map(t) => format!("Dict[str, {}]", self.ty(t)),
             Ty::Named(n) => {
                 if self.defined.contains(n) {
@@ -119,7 +156,10 @@ impl Ctx<'_> {
             }
             Ty::Nullable(t) => format!("Optional[{}]", self.ty(t)),
             Ty::IntOrString => "Union[int, str]".into(),
-            Ty::Union(v) => format!("Union[{}]", v.iter().map(|t| self.ty(t)).collect::<Vec<_>>().join(", ")),
+            Ty::Union(v) => format!(
+                "Union[{}]",
+                v.iter().map(|t| self.ty(t)).collect::<Vec<_>>().join(", ")
+            ),
         }
     }
 }
@@ -131,13 +171,20 @@ fn def_text(name: &str, d: &Def, ctx: &Ctx<'_>) -> String {
             let functional = fields.iter().any(|f| !is_identifier(&f.name));
             let ann = |f: &crate::model::Field| {
                 let t = ctx.ty(&f.ty);
-                if f.required { t } else { format!("NotRequired[{t}]") }
+                if f.required {
+                    t
+                } else {
+                    format!("NotRequired[{t}]")
+                }
             };
             if functional {
                 if let Some(doc) = doc {
                     out.push_str(&comment(doc, ""));
                 }
-                out.push_str(&format!("{name} = TypedDict(\n    {},\n    {{\n", str_lit(name)));
+                out.push_str(&format!(
+                    "{name} = TypedDict(\n    {},\n    {{\n",
+                    str_lit(name)
+                ));
                 for f in fields {
                     if let Some(doc) = &f.doc {
                         out.push_str(&comment(doc, "        "));
@@ -162,10 +209,17 @@ fn def_text(name: &str, d: &Def, ctx: &Ctx<'_>) -> String {
             }
             for (v, d) in values {
                 if let Some(d) = d {
-                    out.push_str(&comment(&format!("{}: {}", str_lit(v), d.replace('\n', " ")), ""));
+                    out.push_str(&comment(
+                        &format!("{}: {}", str_lit(v), d.replace('\n', " ")),
+                        "",
+                    ));
                 }
             }
-            let vals = values.iter().map(|(v, _)| str_lit(v)).collect::<Vec<_>>().join(", ");
+            let vals = values
+                .iter()
+                .map(|(v, _)| str_lit(v))
+                .collect::<Vec<_>>()
+                .join(", ");
             out.push_str(&format!("{name}: TypeAlias = Literal[{vals}]\n"));
         }
         Def::Alias { doc, ty } => {
@@ -195,7 +249,11 @@ fn module(family: &str, fs: &[&FnInfo]) -> Result<String, String> {
     out.push_str("from ._kruise_core import call\n");
     let extras: Vec<&(&str, &str, &[&str])> = EXTRAS.iter().filter(|e| e.0 == family).collect();
     for (_, m, names) in &extras {
-        let names = names.iter().map(|n| format!("{n} as {n}")).collect::<Vec<_>>().join(", ");
+        let names = names
+            .iter()
+            .map(|n| format!("{n} as {n}"))
+            .collect::<Vec<_>>()
+            .join(", ");
         out.push_str(&format!("from .{m} import {names}  # hand-written\n"));
     }
 
@@ -210,9 +268,15 @@ fn module(family: &str, fs: &[&FnInfo]) -> Result<String, String> {
                 continue;
             }
             if defs.contains_key(&name) {
-                return Err(format!("{}: a type is named {name} but it is not the fn's {suffix}", f.id));
+                return Err(format!(
+                    "{}: a type is named {name} but it is not the fn's {suffix}",
+                    f.id
+                ));
             }
-            if aliases.insert(name.clone(), ty.clone()).is_some_and(|old| old != *ty) {
+            if aliases
+                .insert(name.clone(), ty.clone())
+                .is_some_and(|old| old != *ty)
+            {
                 return Err(format!("family {family}: two fns want {name}"));
             }
         }
@@ -228,7 +292,11 @@ fn module(family: &str, fs: &[&FnInfo]) -> Result<String, String> {
     for (name, ty) in &aliases {
         out.push_str(&format!("\n\n{name}: TypeAlias = {}\n", ctx.ty(ty)));
     }
-    let mut all: Vec<String> = defs.keys().cloned().chain(aliases.keys().cloned()).collect();
+    let mut all: Vec<String> = defs
+        .keys()
+        .cloned()
+        .chain(aliases.keys().cloned())
+        .collect();
     for f in fs {
         let t = f.typed.as_ref().expect("typed");
         let fname = function_name(f);
@@ -244,12 +312,19 @@ fn module(family: &str, fs: &[&FnInfo]) -> Result<String, String> {
         doc.push('.');
         let io = |suffix: &str, ty: &Ty| {
             let name = format!("{}{suffix}", f.camel());
-            if *ty != Ty::Named(name.clone()) && *ty.non_null() == Ty::Named(name.clone()) { format!("Optional[{name}]") } else { name }
+            if *ty != Ty::Named(name.clone()) && *ty.non_null() == Ty::Named(name.clone()) {
+                format!("Optional[{name}]")
+            } else {
+                name
+            }
         };
         let (i, o) = (io("Input", &t.input), io("Output", &t.output));
         out.push_str(&format!("\n\ndef {fname}(input: {i}) -> {o}:\n"));
         out.push_str(&docstring(&doc, "    "));
-        out.push_str(&format!("    return cast({o}, call({}, input))\n", str_lit(&f.id)));
+        out.push_str(&format!(
+            "    return cast({o}, call({}, input))\n",
+            str_lit(&f.id)
+        ));
     }
     for (_, _, names) in &extras {
         all.extend(names.iter().map(|n| n.to_string()));
@@ -281,7 +356,12 @@ fn typed_module(fns: &[FnInfo]) -> String {
     out.push_str("]\n\n#: The same kinds as a tuple, read off the Literal.\nERROR_KINDS: Tuple[ErrorKind, ...] = get_args(ErrorKind)\n\n");
     out.push_str("#: fn id -> (module, function) of every typed fn.\nTYPED_FNS: Dict[str, Tuple[str, str]] = {\n");
     for f in fns.iter().filter(|f| f.typed.is_some()) {
-        out.push_str(&format!("    {}: ({}, {}),\n", str_lit(&f.id), str_lit(&f.family), str_lit(&function_name(f))));
+        out.push_str(&format!(
+            "    {}: ({}, {}),\n",
+            str_lit(&f.id),
+            str_lit(&f.family),
+            str_lit(&function_name(f))
+        ));
     }
     out.push_str("}\n\n");
     let all = fns.iter().all(|f| f.typed.is_some());
@@ -299,7 +379,12 @@ mod tests {
     use crate::model::Field;
 
     fn field(name: &str, ty: Ty, required: bool) -> Field {
-        Field { name: name.into(), ty, required, doc: Some("Doc.".into()) }
+        Field {
+            name: name.into(),
+            ty,
+            required,
+            doc: Some("Doc.".into()),
+        }
     }
 
     #[test]
@@ -308,24 +393,53 @@ mod tests {
         let ctx = Ctx { defined: &defined };
         let d = Def::Object {
             doc: Some("Upgrade input.".into()),
-            fields: vec![field("from", Ty::Str, true), field("to", Ty::Nullable(Box::new(Ty::Str)), false)],
+            fields: vec![
+                field("from", Ty::Str, true),
+                field("to", Ty::Nullable(Box::new(Ty::Str)), false),
+            ],
             open: false,
         };
         let text = def_text("UpgradeInput", &d, &ctx);
-        assert!(text.starts_with("# Upgrade input.\nUpgradeInput = TypedDict(\n    \"UpgradeInput\",\n"), "{text}");
+        assert!(
+            text.starts_with(
+                "# Upgrade input.\nUpgradeInput = TypedDict(\n    \"UpgradeInput\",\n"
+            ),
+            "{text}"
+        );
         assert!(text.contains("        \"from\": str,\n"), "{text}");
-        assert!(text.contains("        \"to\": NotRequired[Optional[str]],\n"), "{text}");
-        let d = Def::Object { doc: None, fields: vec![field("roundUp", Ty::Bool, true), field("x", Ty::Named("Later".into()), false)], open: false };
+        assert!(
+            text.contains("        \"to\": NotRequired[Optional[str]],\n"),
+            "{text}"
+        );
+        let d = Def::Object {
+            doc: None,
+            fields: vec![
+                field("roundUp", Ty::Bool, true),
+                field("x", Ty::Named("Later".into()), false),
+            ],
+            open: false,
+        };
         let text = def_text("In", &d, &ctx);
-        assert!(text.starts_with("class In(TypedDict):\n    \"\"\"In\"\"\"\n"), "{text}");
-        assert!(text.contains("\n    roundUp: bool\n    \"\"\"Doc.\"\"\"\n"), "{text}");
+        assert!(
+            text.starts_with("class In(TypedDict):\n    \"\"\"In\"\"\"\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("\n    roundUp: bool\n    \"\"\"Doc.\"\"\"\n"),
+            "{text}"
+        );
         // a type defined later is a quoted forward reference
         assert!(text.contains("    x: NotRequired[\"Later\"]\n"), "{text}");
     }
 
     #[test]
     fn names_and_docstrings() {
-        assert!(is_identifier("roundUp") && !is_identifier("from") && !is_identifier("a-b") && !is_identifier("1a"));
+        assert!(
+            is_identifier("roundUp")
+                && !is_identifier("from")
+                && !is_identifier("a-b")
+                && !is_identifier("1a")
+        );
         assert_eq!(docstring("say \"hi\"", ""), "\"\"\"say \"hi\" \"\"\"\n");
         assert_eq!(docstring("a\\b", ""), "\"\"\"a\\\\b\"\"\"\n");
     }

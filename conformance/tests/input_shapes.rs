@@ -22,7 +22,10 @@ const VALIDATORS: &[(&str, &[&str])] = &[
     ("cron.validate", &[]),
     ("cron.defaults", &[]),
     // the object's apiVersion and kind pick the Go type that is decoded; `now` is the clock.
-    ("api.default", &["object", "now", "object.apiVersion", "object.kind"]),
+    (
+        "api.default",
+        &["object", "now", "object.apiVersion", "object.kind"],
+    ),
     ("resources.validate", &["container"]),
     // the expression and the variable it is checked for are the function's own parameters
     ("resources.validate_expr", &["expr", "variable"]),
@@ -43,11 +46,19 @@ fn cases() -> Vec<(String, String, Value)> {
     files.sort();
     let mut out = Vec::new();
     for f in files {
-        let doc: Value = serde_json::from_str(&std::fs::read_to_string(&f).expect("readable")).expect("json");
+        let doc: Value =
+            serde_json::from_str(&std::fs::read_to_string(&f).expect("readable")).expect("json");
         for (i, c) in doc["cases"].as_array().expect("cases").iter().enumerate() {
-            let name = c.get("name").and_then(Value::as_str).map_or_else(|| format!("case {i}"), str::to_owned);
+            let name = c
+                .get("name")
+                .and_then(Value::as_str)
+                .map_or_else(|| format!("case {i}"), str::to_owned);
             let fn_id = c["fn"].as_str().expect("fn").to_owned();
-            out.push((fn_id, format!("{}: {name}", f.file_name().unwrap().to_string_lossy()), c["input"].clone()));
+            out.push((
+                fn_id,
+                format!("{}: {name}", f.file_name().unwrap().to_string_lossy()),
+                c["input"].clone(),
+            ));
         }
     }
     out
@@ -121,7 +132,9 @@ fn absent_fields_read_as_zero_values() {
     let mut tried = 0;
     let mut failures = Vec::new();
     for (fn_id, name, input) in cases() {
-        let Some((_, required)) = VALIDATORS.iter().find(|(f, _)| *f == fn_id) else { continue };
+        let Some((_, required)) = VALIDATORS.iter().find(|(f, _)| *f == fn_id) else {
+            continue;
+        };
         let mut paths = Vec::new();
         member_paths(&input, &mut Vec::new(), &mut paths);
         for p in paths {
@@ -133,7 +146,10 @@ fn absent_fields_read_as_zero_values() {
             if let Err(e) = got
                 && e.kind == "invalid_input"
             {
-                failures.push(format!("{fn_id} [{name}] without {}: {e}", render(&p, true)));
+                failures.push(format!(
+                    "{fn_id} [{name}] without {}: {e}",
+                    render(&p, true)
+                ));
             }
         }
     }
@@ -141,7 +157,11 @@ fn absent_fields_read_as_zero_values() {
         println!("{f}");
     }
     assert!(tried > 500, "only {tried} deletions tried");
-    assert!(failures.is_empty(), "{} deletions gave invalid_input", failures.len());
+    assert!(
+        failures.is_empty(),
+        "{} deletions gave invalid_input",
+        failures.len()
+    );
 }
 
 #[test]
@@ -152,19 +172,30 @@ fn unknown_top_level_member_is_rejected() {
         if VERBATIM_INPUT.contains(&fn_id.as_str()) {
             continue;
         }
-        let Value::Object(mut m) = input else { continue };
+        let Value::Object(mut m) = input else {
+            continue;
+        };
         m.insert(UNKNOWN.into(), Value::from(1));
         tried += 1;
         match kruise_core::call(&fn_id, &Value::Object(m)) {
-            Err(e) if e.kind == "invalid_input" && (e.field.as_deref() == Some(UNKNOWN) || e.message.contains(UNKNOWN)) => {}
-            other => failures.push(format!("{fn_id} [{name}]: {:?}", other.map_err(|e| e.to_json()))),
+            Err(e)
+                if e.kind == "invalid_input"
+                    && (e.field.as_deref() == Some(UNKNOWN) || e.message.contains(UNKNOWN)) => {}
+            other => failures.push(format!(
+                "{fn_id} [{name}]: {:?}",
+                other.map_err(|e| e.to_json())
+            )),
         }
     }
     for f in &failures {
         println!("{f}");
     }
     assert!(tried > 500, "only {tried} cases tried");
-    assert!(failures.is_empty(), "{} cases accepted an unknown member", failures.len());
+    assert!(
+        failures.is_empty(),
+        "{} cases accepted an unknown member",
+        failures.len()
+    );
 }
 
 #[test]
@@ -196,7 +227,10 @@ fn array_for_the_input_object_is_rejected() {
         for input in [serde_json::json!([]), serde_json::json!([null])] {
             match kruise_core::call(fn_id, &input) {
                 Err(e) if e.kind == "invalid_input" => {}
-                other => failures.push(format!("{fn_id} {input}: {:?}", other.map_err(|e| e.to_json()))),
+                other => failures.push(format!(
+                    "{fn_id} {input}: {:?}",
+                    other.map_err(|e| e.to_json())
+                )),
             }
         }
     }
@@ -204,19 +238,39 @@ fn array_for_the_input_object_is_rejected() {
         println!("{f}");
     }
     assert!(fns.len() > 40, "only {} fns", fns.len());
-    assert!(failures.is_empty(), "{} inputs accepted an array for an object", failures.len());
+    assert!(
+        failures.is_empty(),
+        "{} inputs accepted an array for an object",
+        failures.len()
+    );
 }
 
 /// The same one level down: a member that is a struct in the reference.
 #[test]
 fn array_for_a_nested_object_is_rejected() {
     let cases = [
-        ("rollout.cloneset_update_budget", serde_json::json!({"replicas": 3, "pods": [[]]}), "pods[0]"),
-        ("pub.admit_review", serde_json::json!({"request": [], "now": "2026-01-01T00:00:00Z"}), "request"),
-        ("allocation.validate", serde_json::json!({"spec": []}), "spec"),
+        (
+            "rollout.cloneset_update_budget",
+            serde_json::json!({"replicas": 3, "pods": [[]]}),
+            "pods[0]",
+        ),
+        (
+            "pub.admit_review",
+            serde_json::json!({"request": [], "now": "2026-01-01T00:00:00Z"}),
+            "request",
+        ),
+        (
+            "allocation.validate",
+            serde_json::json!({"spec": []}),
+            "spec",
+        ),
     ];
     for (fn_id, input, field) in cases {
         let e = kruise_core::call(fn_id, &input).expect_err(fn_id);
-        assert_eq!((e.kind, e.field.as_deref()), ("invalid_input", Some(field)), "{fn_id}: {e}");
+        assert_eq!(
+            (e.kind, e.field.as_deref()),
+            ("invalid_input", Some(field)),
+            "{fn_id}: {e}"
+        );
     }
 }

@@ -29,7 +29,8 @@ fn vector_error_kinds_are_declared() {
     let mut checked = 0;
     for (_, doc) in vector_docs() {
         for case in doc["cases"].as_array().expect("cases") {
-            let (Some(fn_id), Some(kind)) = (case["fn"].as_str(), case["expect_error"].as_str()) else {
+            let (Some(fn_id), Some(kind)) = (case["fn"].as_str(), case["expect_error"].as_str())
+            else {
                 continue;
             };
             let entry = kruise_core::registry::lookup(fn_id).expect("registered fn id");
@@ -41,7 +42,10 @@ fn vector_error_kinds_are_declared() {
         }
     }
     assert!(checked > 0, "no error vector of a typed fn");
-    assert!(undeclared.is_empty(), "error kinds missing from Decision::ERRORS: {undeclared:#?}");
+    assert!(
+        undeclared.is_empty(),
+        "error kinds missing from Decision::ERRORS: {undeclared:#?}"
+    );
 }
 
 /// Each fn's declared error kinds are distinct and snake_case.
@@ -53,7 +57,9 @@ fn declared_error_kinds_are_snake_case() {
         assert_eq!(set.len(), t.errors.len(), "{}: duplicate error kinds", e.id);
         for k in t.errors {
             assert!(
-                !k.is_empty() && k.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'),
+                !k.is_empty()
+                    && k.bytes()
+                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'),
                 "{}: error kind {k:?} is not snake_case",
                 e.id
             );
@@ -66,8 +72,10 @@ fn declared_error_kinds_are_snake_case() {
 /// gets a schema and a generated typed function for it.
 #[test]
 fn every_fn_is_typed() {
-    let untyped: Vec<&str> =
-        kruise_core::registry::entries().filter(|e| e.typed.is_none()).map(|e| e.id).collect();
+    let untyped: Vec<&str> = kruise_core::registry::entries()
+        .filter(|e| e.typed.is_none())
+        .map(|e| e.id)
+        .collect();
     assert!(untyped.is_empty(), "untyped fns: {untyped:?}");
     assert!(kruise_core::registry::entries().count() >= 48);
 }

@@ -13,7 +13,11 @@ fn vector_files() -> Vec<PathBuf> {
             .filter(|s| !s.is_empty())
             .map(|s| {
                 let p = PathBuf::from(s);
-                if p.is_relative() && !p.exists() { root.join(p) } else { p }
+                if p.is_relative() && !p.exists() {
+                    root.join(p)
+                } else {
+                    p
+                }
             })
             .collect();
     }
@@ -32,8 +36,14 @@ fn all_vectors_pass() {
     let mut total = kruise_core::conformance::Report::default();
     for f in vector_files() {
         let text = std::fs::read_to_string(&f).expect("readable vector file");
-        let r = kruise_core::conformance::run_text(&text).expect("vector file in the shared format");
-        println!("{}: {} passed, {} failed", f.display(), r.passed, r.failed());
+        let r =
+            kruise_core::conformance::run_text(&text).expect("vector file in the shared format");
+        println!(
+            "{}: {} passed, {} failed",
+            f.display(),
+            r.passed,
+            r.failed()
+        );
         total.merge(r);
     }
     for f in &total.failures {

@@ -22,7 +22,11 @@ pub struct Failure {
 
 impl std::fmt::Display for Failure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "FAIL {} [{}]: expected {} got {}", self.fn_id, self.name, self.expected, self.got)
+        write!(
+            f,
+            "FAIL {} [{}]: expected {} got {}",
+            self.fn_id, self.name, self.expected, self.got
+        )
     }
 }
 
@@ -50,28 +54,36 @@ impl Report {
 /// Replays every case of a vector file given as text. A file that is not valid JSON of the vector
 /// format is an `invalid_input` error.
 pub fn run_text(text: &str) -> crate::Result<Report> {
-    let doc: Value = serde_json::from_str(text)
-        .map_err(|e| crate::Error::invalid_input("vector file", e))?;
+    let doc: Value =
+        serde_json::from_str(text).map_err(|e| crate::Error::invalid_input("vector file", e))?;
     run_doc(&doc)
 }
 
 /// Replays every case of a parsed vector document (`{"cases": [...]}`).
 pub fn run_doc(doc: &Value) -> crate::Result<Report> {
-    let cases = doc
-        .get("cases")
-        .and_then(Value::as_array)
-        .ok_or_else(|| crate::Error::invalid_input("cases", "vector file has no \"cases\" array"))?;
+    let cases = doc.get("cases").and_then(Value::as_array).ok_or_else(|| {
+        crate::Error::invalid_input("cases", "vector file has no \"cases\" array")
+    })?;
     let mut report = Report::default();
     for (i, case) in cases.iter().enumerate() {
         let fn_id = case.get("fn").and_then(Value::as_str).unwrap_or("");
-        let name = case.get("name").and_then(Value::as_str).map(str::to_owned).unwrap_or_else(|| format!("case {i}"));
+        let name = case
+            .get("name")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+            .unwrap_or_else(|| format!("case {i}"));
         let input = case.get("input").cloned().unwrap_or(Value::Null);
         let got = registry::call(fn_id, &input);
         let (ok, expected, got) = judge(fn_id, case, got);
         if ok {
             report.passed += 1;
         } else {
-            report.failures.push(Failure { fn_id: fn_id.to_owned(), name, expected, got });
+            report.failures.push(Failure {
+                fn_id: fn_id.to_owned(),
+                name,
+                expected,
+                got,
+            });
         }
     }
     Ok(report)
@@ -97,7 +109,9 @@ pub fn judge(fn_id: &str, case: &Value, got: crate::Result<Value>) -> (bool, Val
 /// Whether `got` matches `expected` under the comparison rule registered for `fn_id`
 /// (exact unless the fn registers a looser one).
 pub fn matches(fn_id: &str, expected: &Value, got: &Value) -> bool {
-    let compare = registry::lookup(fn_id).map(|e| e.compare).unwrap_or(Compare::Exact);
+    let compare = registry::lookup(fn_id)
+        .map(|e| e.compare)
+        .unwrap_or(Compare::Exact);
     match compare {
         Compare::Exact => json_eq(expected, got),
         Compare::ZeroPruned => json_eq(&prune(expected, true), &prune(got, true)),
@@ -118,9 +132,13 @@ pub fn json_eq(a: &Value, b: &Value) -> bool {
                 x.as_f64() == y.as_f64()
             }
         }
-        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| json_eq(p, q)),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| json_eq(p, q))
+        }
         (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| json_eq(v, w)))
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| json_eq(v, w)))
         }
         _ => a == b,
     }
@@ -159,17 +177,27 @@ mod tests {
 
     #[test]
     fn numbers_compare_by_value_and_keys_unordered() {
-        assert!(json_eq(&json!({"a": 1, "b": [1.0]}), &json!({"b": [1], "a": 1.0})));
+        assert!(json_eq(
+            &json!({"a": 1, "b": [1.0]}),
+            &json!({"b": [1], "a": 1.0})
+        ));
         assert!(!json_eq(&json!({"a": 1}), &json!({"a": 2})));
         assert!(!json_eq(&json!([1, 2]), &json!([2, 1])));
-        assert!(!json_eq(&json!(9007199254740993u64), &json!(9007199254740992u64)));
+        assert!(!json_eq(
+            &json!(9007199254740993u64),
+            &json!(9007199254740992u64)
+        ));
     }
 
     #[test]
     fn pruning_rules() {
-        let v = json!({"a": 0, "b": false, "c": "", "d": null, "e": {}, "f": [0, {}], "g": {"h": []}});
+        let v =
+            json!({"a": 0, "b": false, "c": "", "d": null, "e": {}, "f": [0, {}], "g": {"h": []}});
         assert_eq!(prune(&v, true), json!({"f": [0, {}]}));
-        assert_eq!(prune(&v, false), json!({"a": 0, "b": false, "c": "", "f": [0, {}]}));
+        assert_eq!(
+            prune(&v, false),
+            json!({"a": 0, "b": false, "c": "", "f": [0, {}]})
+        );
     }
 
     #[test]

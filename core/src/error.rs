@@ -38,13 +38,25 @@ pub struct Error {
 impl Error {
     /// An error of `kind` with `message` and no field.
     pub fn new(kind: &'static str, message: impl Into<Cow<'static, str>>) -> Self {
-        Error { kind, message: message.into(), field: None }
+        Error {
+            kind,
+            message: message.into(),
+            field: None,
+        }
     }
 
     /// An error of `kind` about input field `field`; the message is prefixed with the field name.
-    pub fn at(kind: &'static str, field: impl Into<String>, message: impl std::fmt::Display) -> Self {
+    pub fn at(
+        kind: &'static str,
+        field: impl Into<String>,
+        message: impl std::fmt::Display,
+    ) -> Self {
         let field = field.into();
-        Error { kind, message: Cow::Owned(format!("{field}: {message}")), field: Some(field) }
+        Error {
+            kind,
+            message: Cow::Owned(format!("{field}: {message}")),
+            field: Some(field),
+        }
     }
 
     /// Shorthand for an [`INVALID_INPUT`] error about `field`.

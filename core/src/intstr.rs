@@ -68,7 +68,12 @@ impl IntOrPercent {
 }
 
 /// Scales an optional int-or-percent; `None` is `nil_value`.
-pub fn scale_opt(v: Option<&IntOrPercent>, total: i64, round_up: bool, flavour: Flavour) -> Result<i64> {
+pub fn scale_opt(
+    v: Option<&IntOrPercent>,
+    total: i64,
+    round_up: bool,
+    flavour: Flavour,
+) -> Result<i64> {
     match v {
         Some(v) => v.scale(total, round_up, flavour),
         None => Err(Error::new(NIL_VALUE, "nil value for IntOrString")),
@@ -87,7 +92,11 @@ pub fn scale_str(s: &str, total: i64, round_up: bool, flavour: Flavour) -> Resul
 pub fn go_float_to_int(f: f64) -> i64 {
     // 2^63 is exactly representable; everything in [-2^63, 2^63) converts exactly after truncation.
     const TWO_63: f64 = 9_223_372_036_854_775_808.0;
-    if f.is_nan() || !(-TWO_63..TWO_63).contains(&f) { i64::MIN } else { f as i64 }
+    if f.is_nan() || !(-TWO_63..TWO_63).contains(&f) {
+        i64::MIN
+    } else {
+        f as i64
+    }
 }
 
 /// Scales a percentage held as a number (the already-parsed body of a string) the way every
@@ -103,9 +112,13 @@ pub fn percent_of(s: &str, flavour: Flavour) -> Result<f64> {
     match flavour {
         Flavour::Scaled => {
             let body = s.strip_suffix('%').ok_or_else(|| not_pct(s))?;
-            atoi(body.bytes()).map(|v| v as f64).ok_or_else(|| bad_num(s))
+            atoi(body.bytes())
+                .map(|v| v as f64)
+                .ok_or_else(|| bad_num(s))
         }
-        Flavour::Legacy => atoi(s.bytes().filter(|&b| b != b'%')).map(|v| v as f64).ok_or_else(|| bad_num(s)),
+        Flavour::Legacy => atoi(s.bytes().filter(|&b| b != b'%'))
+            .map(|v| v as f64)
+            .ok_or_else(|| bad_num(s)),
         Flavour::Kruise => {
             let body = s.strip_suffix('%').ok_or_else(|| not_pct(s))?;
             parse_float(body).ok_or_else(|| bad_num(s))
@@ -127,15 +140,23 @@ pub fn percent_of(s: &str, flavour: Flavour) -> Result<f64> {
 /// ```
 pub fn percent_i32(s: &str) -> Result<i32> {
     let body = s.strip_suffix('%').ok_or_else(|| not_pct(s))?;
-    atoi(body.bytes()).and_then(|v| i32::try_from(v).ok()).ok_or_else(|| bad_num(s))
+    atoi(body.bytes())
+        .and_then(|v| i32::try_from(v).ok())
+        .ok_or_else(|| bad_num(s))
 }
 
 fn not_pct(s: &str) -> Error {
-    Error::new(NOT_A_PERCENTAGE, format!("invalid type: string {s:?} is not a percentage"))
+    Error::new(
+        NOT_A_PERCENTAGE,
+        format!("invalid type: string {s:?} is not a percentage"),
+    )
 }
 
 fn bad_num(s: &str) -> Error {
-    Error::new(INVALID_NUMBER, format!("invalid value for IntOrString: {s:?}"))
+    Error::new(
+        INVALID_NUMBER,
+        format!("invalid value for IntOrString: {s:?}"),
+    )
 }
 
 /// Go `strconv.Atoi` on 64-bit platforms over a byte stream: optional sign, then one or more ASCII
@@ -178,7 +199,9 @@ pub fn parse_float(s: &str) -> Option<f64> {
         _ => s,
     };
     let lower_special = matches!(body.len(), 3 | 8)
-        && (body.eq_ignore_ascii_case("inf") || body.eq_ignore_ascii_case("infinity") || body.eq_ignore_ascii_case("nan"));
+        && (body.eq_ignore_ascii_case("inf")
+            || body.eq_ignore_ascii_case("infinity")
+            || body.eq_ignore_ascii_case("nan"));
     if lower_special {
         // Go accepts a sign on "inf"/"infinity" but not on "nan".
         if body.len() == 3 && body.eq_ignore_ascii_case("nan") && body.len() != s.len() {
@@ -194,7 +217,10 @@ pub fn parse_float(s: &str) -> Option<f64> {
         return Some(if b.first() == Some(&b'-') { -v } else { v });
     }
     // Rust's parser accepts Go's decimal syntax once underscores are gone (no hex, no specials here).
-    if body.bytes().any(|c| !(c.is_ascii_digit() || matches!(c, b'.' | b'e' | b'E' | b'+' | b'-' | b'_'))) {
+    if body
+        .bytes()
+        .any(|c| !(c.is_ascii_digit() || matches!(c, b'.' | b'e' | b'E' | b'+' | b'-' | b'_')))
+    {
         return None;
     }
     let v = if s.contains('_') {
@@ -215,7 +241,11 @@ pub fn parse_float(s: &str) -> Option<f64> {
                 }
             }
         }
-        let text = if spill.is_empty() { std::str::from_utf8(buf.get(..n)?).ok()? } else { spill.as_str() };
+        let text = if spill.is_empty() {
+            std::str::from_utf8(buf.get(..n)?).ok()?
+        } else {
+            spill.as_str()
+        };
         text.parse::<f64>().ok()?
     } else {
         s.parse::<f64>().ok()?
@@ -253,7 +283,8 @@ fn underscore_ok(body: &str) -> bool {
 /// caller with [`underscore_ok`]). Correctly rounded; overflow (Go's range error) is `None`, underflow goes to zero like Go.
 fn parse_hex_float(s: &str) -> Option<f64> {
     let b = s.as_bytes();
-    let (mut mant, mut exp2, mut digits, mut sticky, mut seen_dot) = (0u64, 0i64, 0u32, false, false);
+    let (mut mant, mut exp2, mut digits, mut sticky, mut seen_dot) =
+        (0u64, 0i64, 0u32, false, false);
     let mut i = 0;
     while let Some(&c) = b.get(i) {
         match c {
@@ -362,14 +393,19 @@ pub mod fns {
         const DOC: &'static str = "Scale an int-or-percent in the scaled, legacy or kruise flavour";
         const SOURCE: &'static str = "k8s.io/apimachinery pkg/util/intstr/intstr.go GetScaledValueFromIntOrPercent, \
             GetValueFromIntOrPercent; openkruise pkg/util/tools.go (ParseFloat of the percentage)";
-        const ERRORS: &'static [&'static str] =
-            &[super::NIL_VALUE, super::NOT_A_PERCENTAGE, super::INVALID_NUMBER];
+        const ERRORS: &'static [&'static str] = &[
+            super::NIL_VALUE,
+            super::NOT_A_PERCENTAGE,
+            super::INVALID_NUMBER,
+        ];
         type Input = ScaleIntOrPercentInput;
         type Output = i64;
 
         fn decide(i: ScaleIntOrPercentInput) -> Result<i64> {
-            scale_opt(i.value.as_ref(), i.total, i.round_up, i.mode)
-                .map_err(|e| Error { field: Some("value".into()), ..e })
+            scale_opt(i.value.as_ref(), i.total, i.round_up, i.mode).map_err(|e| Error {
+                field: Some("value".into()),
+                ..e
+            })
         }
     }
 }
@@ -388,11 +424,20 @@ mod tests {
     #[test]
     fn flavours_differ_on_odd_strings() {
         assert_eq!(s("50", 10, true, Flavour::Legacy).unwrap(), 5);
-        assert_eq!(s("50", 10, true, Flavour::Scaled).unwrap_err().kind, NOT_A_PERCENTAGE);
-        assert_eq!(s("50%%", 10, true, Flavour::Scaled).unwrap_err().kind, INVALID_NUMBER);
+        assert_eq!(
+            s("50", 10, true, Flavour::Scaled).unwrap_err().kind,
+            NOT_A_PERCENTAGE
+        );
+        assert_eq!(
+            s("50%%", 10, true, Flavour::Scaled).unwrap_err().kind,
+            INVALID_NUMBER
+        );
         assert_eq!(s("50%%", 10, true, Flavour::Legacy).unwrap(), 5);
         assert_eq!(s("5%0", 10, true, Flavour::Legacy).unwrap(), 5);
-        assert_eq!(s(" 50%", 10, true, Flavour::Kruise).unwrap_err().kind, INVALID_NUMBER);
+        assert_eq!(
+            s(" 50%", 10, true, Flavour::Kruise).unwrap_err().kind,
+            INVALID_NUMBER
+        );
         assert_eq!(s("007%", 100, true, Flavour::Scaled).unwrap(), 7);
     }
 
@@ -404,18 +449,30 @@ mod tests {
         assert_eq!(s("-50%", 5, true, Flavour::Scaled).unwrap(), -2);
         assert_eq!(s("-50%", 5, false, Flavour::Scaled).unwrap(), -3);
         assert_eq!(s("1e2%", 10, true, Flavour::Kruise).unwrap(), 10);
-        assert_eq!(s("1e2%", 10, true, Flavour::Scaled).unwrap_err().kind, INVALID_NUMBER);
+        assert_eq!(
+            s("1e2%", 10, true, Flavour::Scaled).unwrap_err().kind,
+            INVALID_NUMBER
+        );
     }
 
     #[test]
     fn out_of_range_results_follow_go_amd64() {
         // 9223372036854775807% of 100 overflows int64: Go's int(float64) gives MinInt64.
-        assert_eq!(s("9223372036854775807%", 100, true, Flavour::Scaled).unwrap(), i64::MIN);
-        assert_eq!(s("-9223372036854775808%", 1000, false, Flavour::Legacy).unwrap(), i64::MIN);
+        assert_eq!(
+            s("9223372036854775807%", 100, true, Flavour::Scaled).unwrap(),
+            i64::MIN
+        );
+        assert_eq!(
+            s("-9223372036854775808%", 1000, false, Flavour::Legacy).unwrap(),
+            i64::MIN
+        );
         assert_eq!(s("1e300%", 10, true, Flavour::Kruise).unwrap(), i64::MIN);
         assert_eq!(s("inf%", 10, true, Flavour::Kruise).unwrap(), i64::MIN);
         assert_eq!(s("nan%", 10, false, Flavour::Kruise).unwrap(), i64::MIN);
-        assert_eq!(s("1e400%", 10, true, Flavour::Kruise).unwrap_err().kind, INVALID_NUMBER);
+        assert_eq!(
+            s("1e400%", 10, true, Flavour::Kruise).unwrap_err().kind,
+            INVALID_NUMBER
+        );
         assert_eq!(go_float_to_int(-9_223_372_036_854_775_808.0), i64::MIN);
         assert_eq!(go_float_to_int(-2.5), -2);
         assert_eq!(scale_percent(-0.5, 10, true), 0);
@@ -436,14 +493,31 @@ mod tests {
         assert_eq!(parse_float("0x1p-1074"), Some(f64::from_bits(1)));
         assert_eq!(parse_float("0x1p-1076"), Some(0.0));
         assert_eq!(parse_float("0x1.fffffffffffff8p0"), Some(2.0));
-        assert_eq!(parse_float("0x1.fffffffffffff7p0"), Some(f64::from_bits(0x3FFF_FFFF_FFFF_FFFF)));
+        assert_eq!(
+            parse_float("0x1.fffffffffffff7p0"),
+            Some(f64::from_bits(0x3FFF_FFFF_FFFF_FFFF))
+        );
         assert_eq!(parse_float("1_23.50_0_0e+1_2"), Some(1.235e14));
         assert_eq!(parse_float("-1_0"), Some(-10.0));
-        for bad in ["_1", "1_", "1__0", "123_.5", "123._5", "123.5e_+12", "123.5e+_12", "-_1", "0x1e2", "in_f"] {
+        for bad in [
+            "_1",
+            "1_",
+            "1__0",
+            "123_.5",
+            "123._5",
+            "123.5e_+12",
+            "123.5e+_12",
+            "-_1",
+            "0x1e2",
+            "in_f",
+        ] {
             assert_eq!(parse_float(bad), None, "{bad}");
         }
         let long = format!("{}_1", "1".repeat(80));
-        assert_eq!(parse_float(&long), format!("{}1", "1".repeat(80)).parse().ok());
+        assert_eq!(
+            parse_float(&long),
+            format!("{}1", "1".repeat(80)).parse().ok()
+        );
         assert_eq!(parse_float("-inf"), Some(f64::NEG_INFINITY));
         assert_eq!(parse_float("+nan"), None);
         assert!(parse_float("NaN").is_some_and(f64::is_nan));
@@ -462,11 +536,17 @@ mod tests {
 
     #[test]
     fn json_int_passes_through() {
-        let out = crate::call("rollout.scale_int_or_percent",
-            &serde_json::json!({"value": -7, "total": 3, "roundUp": true, "mode": "legacy"})).unwrap();
+        let out = crate::call(
+            "rollout.scale_int_or_percent",
+            &serde_json::json!({"value": -7, "total": 3, "roundUp": true, "mode": "legacy"}),
+        )
+        .unwrap();
         assert_eq!(out, serde_json::json!(-7));
-        let err = crate::call("rollout.scale_int_or_percent",
-            &serde_json::json!({"value": null, "total": 3, "roundUp": true, "mode": "legacy"})).unwrap_err();
+        let err = crate::call(
+            "rollout.scale_int_or_percent",
+            &serde_json::json!({"value": null, "total": 3, "roundUp": true, "mode": "legacy"}),
+        )
+        .unwrap_err();
         assert_eq!(err.kind, NIL_VALUE);
     }
 }

@@ -11,21 +11,21 @@
 
 #![forbid(unsafe_code)]
 
-pub mod error;
-pub mod registry;
-pub mod conformance;
-pub mod intstr;
-pub mod time;
-pub mod quantity;
-pub mod resources;
 pub mod allocation;
-pub mod rollout;
-pub mod cron;
-pub mod pub_budget;
-pub mod sidecarset;
 pub mod api;
 pub mod compat;
+pub mod conformance;
+pub mod cron;
+pub mod error;
+pub mod intstr;
 pub mod k8s;
+pub mod pub_budget;
+pub mod quantity;
+pub mod registry;
+pub mod resources;
+pub mod rollout;
+pub mod sidecarset;
+pub mod time;
 
 pub use error::{Error, Result};
 pub use registry::{Decision, call, decide};

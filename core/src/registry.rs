@@ -140,8 +140,12 @@ impl Entry {
     /// appears twice: `$defs.<Name>` for the input and `$defs.<Name>Output` for the output.
     pub fn schema(&self) -> Option<Value> {
         let t = self.typed?;
-        let mut gin = SchemaSettings::draft2020_12().for_deserialize().into_generator();
-        let mut gout = SchemaSettings::draft2020_12().for_serialize().into_generator();
+        let mut gin = SchemaSettings::draft2020_12()
+            .for_deserialize()
+            .into_generator();
+        let mut gout = SchemaSettings::draft2020_12()
+            .for_serialize()
+            .into_generator();
         let input = (t.input_schema)(&mut gin).to_value();
         let mut output = (t.output_schema)(&mut gout).to_value();
         let mut defs = gin.take_definitions(true);
@@ -159,7 +163,9 @@ impl Entry {
                 rename(v);
             }
             for k in &clashes {
-                let v = out_defs.remove(k).expect("clash name is an output definition");
+                let v = out_defs
+                    .remove(k)
+                    .expect("clash name is an output definition");
                 out_defs.insert(format!("{k}Output"), v);
             }
         }
@@ -172,7 +178,11 @@ impl Entry {
         let mut names: Vec<_> = defs.into_iter().collect();
         names.sort_by(|a, b| a.0.cmp(&b.0));
         for (k, v) in names {
-            assert!(k != "input" && k != "output", "{}: a type is named {k}", self.id);
+            assert!(
+                k != "input" && k != "output",
+                "{}: a type is named {k}",
+                self.id
+            );
             all.insert(k, v);
         }
         Some(serde_json::json!({
@@ -276,7 +286,11 @@ pub fn decode<T: DeserializeOwned>(input: &Value) -> Result<T> {
     };
     serde_path_to_error::deserialize(input).map_err(|e| {
         let path = e.path().to_string();
-        let path = if path == "." { "input".to_string() } else { path };
+        let path = if path == "." {
+            "input".to_string()
+        } else {
+            path
+        };
         Error::invalid_input(path, e.into_inner())
     })
 }
@@ -336,7 +350,10 @@ mod tests {
             call("rollout.scale_int_or_percent", &input)
         };
         let text = r#"{"value": "50%", "total": -0, "roundUp": true, "mode": "scaled"}"#;
-        assert!(has_negative_zero(&serde_json::from_str(text).unwrap()), "serde_json holds -0 as -0.0");
+        assert!(
+            has_negative_zero(&serde_json::from_str(text).unwrap()),
+            "serde_json holds -0 as -0.0"
+        );
         assert_eq!(scale(text).unwrap(), json!(0));
         let text = r#"{"value": "50%", "total": 0, "roundUp": true, "mode": "scaled"}"#;
         assert_eq!(scale(text).unwrap(), json!(0));
@@ -353,13 +370,18 @@ mod tests {
     fn other_floats_are_still_invalid_for_integer_fields() {
         for total in [json!(0.5), json!(1.0), json!(0.0), json!(-1.5)] {
             let input = json!({"value": "50%", "total": total, "roundUp": true, "mode": "scaled"});
-            assert_eq!(kind("rollout.scale_int_or_percent", input), "invalid_input", "{total}");
+            assert_eq!(
+                kind("rollout.scale_int_or_percent", input),
+                "invalid_input",
+                "{total}"
+            );
         }
     }
 
     #[test]
     fn negative_zero_is_found_and_replaced_at_any_depth() {
-        let v: Value = serde_json::from_str(r#"{"a": [1, {"b": [-0, 2.5, -0.0]}], "c": -0.5}"#).unwrap();
+        let v: Value =
+            serde_json::from_str(r#"{"a": [1, {"b": [-0, 2.5, -0.0]}], "c": -0.5}"#).unwrap();
         assert!(has_negative_zero(&v));
         let n = without_negative_zero(&v);
         assert!(!has_negative_zero(&n));

@@ -36,13 +36,24 @@ fn schedule() -> impl Strategy<Value = String> {
 
 /// Instants between 1990 and 2060, whole seconds plus sometimes a fraction.
 fn instant() -> impl Strategy<Value = Timestamp> {
-    (631_152_000i64..2_871_763_200, prop_oneof![Just(0i32), 0..1_000_000_000i32])
+    (
+        631_152_000i64..2_871_763_200,
+        prop_oneof![Just(0i32), 0..1_000_000_000i32],
+    )
         .prop_map(|(s, n)| Timestamp::new(s, n).expect("in range"))
 }
 
 fn zone() -> impl Strategy<Value = Zone> {
-    prop::sample::select(vec!["UTC", "America/New_York", "Europe/London", "Asia/Shanghai", "Australia/Lord_Howe", "America/Havana", "Asia/Kathmandu"])
-        .prop_map(|z| Zone::load(z).expect("bundled zone"))
+    prop::sample::select(vec![
+        "UTC",
+        "America/New_York",
+        "Europe/London",
+        "Asia/Shanghai",
+        "Australia/Lord_Howe",
+        "America/Havana",
+        "Asia/Kathmandu",
+    ])
+    .prop_map(|z| Zone::load(z).expect("bundled zone"))
 }
 
 fn matches_in(f: &SpecFields, t: Timestamp, off: Offset) -> bool {

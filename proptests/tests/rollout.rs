@@ -187,7 +187,13 @@ proptest! {
 
 #[test]
 fn overflowing_budgets_never_panic() {
-    let huge = ["9223372036854775807%", "-9223372036854775808%", "99999999999999999%", "abc", "5%0"];
+    let huge = [
+        "9223372036854775807%",
+        "-9223372036854775808%",
+        "99999999999999999%",
+        "abc",
+        "5%0",
+    ];
     let pods: Vec<PodView> = (0..12)
         .map(|i| PodView {
             updated: i % 2 == 0,
@@ -207,7 +213,10 @@ fn overflowing_budgets_never_panic() {
                     ..BudgetSpec::default()
                 };
                 let b = budget(&spec, &pods);
-                assert!(b.diffs.scale_up_limit >= 0 && b.diffs.delete_ready_limit >= 0, "{mu} {ms} {smu}: {b:?}");
+                assert!(
+                    b.diffs.scale_up_limit >= 0 && b.diffs.delete_ready_limit >= 0,
+                    "{mu} {ms} {smu}: {b:?}"
+                );
             }
         }
     }
@@ -244,7 +253,14 @@ fn rounding_table_has_the_asked_columns() {
         assert!(t.contains(col), "missing column {col}");
     }
     // CloneSet controller maxUnavailable with a surge rounds 33% of 3 down to 0
-    let row = t.lines().find(|l| l.contains("maxUnavailable (controller, maxSurge 1)")).expect("row present");
-    let cells: Vec<&str> = row.split('|').map(str::trim).filter(|c| !c.is_empty()).collect();
+    let row = t
+        .lines()
+        .find(|l| l.contains("maxUnavailable (controller, maxSurge 1)"))
+        .expect("row present");
+    let cells: Vec<&str> = row
+        .split('|')
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .collect();
     assert_eq!(&cells[cells.len() - 4..], ["2", "0", "99", "1"]);
 }

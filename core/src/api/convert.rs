@@ -78,7 +78,10 @@ pub fn convert(object: &Value, target: &str) -> Result<Value> {
     let type_meta = |key: &str| match obj.get(key) {
         None | Some(Value::Null) => Ok(""),
         Some(Value::String(s)) => Ok(s.as_str()),
-        Some(_) => Err(Error::invalid_input(format!("object.{key}"), "not a string")),
+        Some(_) => Err(Error::invalid_input(
+            format!("object.{key}"),
+            "not a string",
+        )),
     };
     let api_version = type_meta("apiVersion")?;
     let kind = type_meta("kind")?;
@@ -432,19 +435,33 @@ mod tests {
         let bj = json!({"apiVersion": V1ALPHA1, "kind": "BroadcastJob", "metadata": "50%"});
         for target in ["apps/v1", "apps.kruise.io/v2", V1ALPHA1, ""] {
             let e = convert(&bj, target).unwrap_err();
-            assert_eq!((e.kind, e.field.as_deref()), ("invalid_input", Some("object.metadata")), "{target}");
+            assert_eq!(
+                (e.kind, e.field.as_deref()),
+                ("invalid_input", Some("object.metadata")),
+                "{target}"
+            );
         }
         let ds = json!({"apiVersion": V1BETA1, "kind": "DaemonSet",
             "spec": {"template": {"spec": {"containers": [{"name": "c", "resources": {"limits": {"cpu": "x"}}}]}}}});
         assert_eq!(convert(&ds, V1BETA1).unwrap_err().kind, "invalid_quantity");
         // A kind the scheme does not have: the version errors stay first.
         let ws = json!({"apiVersion": V1ALPHA1, "kind": "Foo", "metadata": "50%"});
-        assert_eq!(convert(&ws, "apps/v1").unwrap_err().kind, UNSUPPORTED_VERSION);
+        assert_eq!(
+            convert(&ws, "apps/v1").unwrap_err().kind,
+            UNSUPPORTED_VERSION
+        );
         assert_eq!(convert(&ws, V1ALPHA1).unwrap_err().kind, SAME_VERSION);
         assert_eq!(convert(&ws, V1BETA1).unwrap_err().kind, UNSUPPORTED_KIND);
         // A source outside apps.kruise.io is not decoded either.
-        let e = convert(&json!({"apiVersion": "apps/v2", "kind": "BroadcastJob", "metadata": "50%"}), V1BETA1).unwrap_err();
-        assert_eq!((e.kind, e.field.as_deref()), (UNSUPPORTED_VERSION, Some("object.apiVersion")));
+        let e = convert(
+            &json!({"apiVersion": "apps/v2", "kind": "BroadcastJob", "metadata": "50%"}),
+            V1BETA1,
+        )
+        .unwrap_err();
+        assert_eq!(
+            (e.kind, e.field.as_deref()),
+            (UNSUPPORTED_VERSION, Some("object.apiVersion"))
+        );
     }
 
     /// apimachinery's Interpret: the kind is required before the version, and an apiVersion
@@ -452,12 +469,28 @@ mod tests {
     #[test]
     fn type_meta_is_read_as_the_decoder_reads_it() {
         let e = convert(&json!({}), V1BETA1).unwrap_err();
-        assert_eq!((e.kind, e.field.as_deref()), ("invalid_input", Some("object.kind")));
+        assert_eq!(
+            (e.kind, e.field.as_deref()),
+            ("invalid_input", Some("object.kind"))
+        );
         let e = convert(&json!({"apiVersion": 1, "kind": "DaemonSet"}), V1BETA1).unwrap_err();
-        assert_eq!((e.kind, e.field.as_deref()), ("invalid_input", Some("object.apiVersion")));
-        for av in ["", "/", "apps.kruise.io/", "apps.kruise.io/v1alpha1/x", "a/b/c"] {
+        assert_eq!(
+            (e.kind, e.field.as_deref()),
+            ("invalid_input", Some("object.apiVersion"))
+        );
+        for av in [
+            "",
+            "/",
+            "apps.kruise.io/",
+            "apps.kruise.io/v1alpha1/x",
+            "a/b/c",
+        ] {
             let e = convert(&json!({"apiVersion": av, "kind": "DaemonSet"}), V1BETA1).unwrap_err();
-            assert_eq!((e.kind, e.field.as_deref()), ("invalid_input", Some("object.apiVersion")), "{av:?}");
+            assert_eq!(
+                (e.kind, e.field.as_deref()),
+                ("invalid_input", Some("object.apiVersion")),
+                "{av:?}"
+            );
         }
         for av in ["apps.kruise.io", "v1", "/v1"] {
             let e = convert(&json!({"apiVersion": av, "kind": "DaemonSet"}), V1BETA1).unwrap_err();

@@ -314,7 +314,9 @@ fn container(c: &mut Obj, path: &str) -> Result<()> {
     }
     if let Some(Value::Array(te)) = c.get_mut("transferEnv") {
         for (n, t) in te.iter_mut().enumerate() {
-            let Some(Value::Object(from)) = t.get_mut("sourceContainerNameFrom") else { continue };
+            let Some(Value::Object(from)) = t.get_mut("sourceContainerNameFrom") else {
+                continue;
+            };
             // v1.9.0 defaults `sourceContainerNameFrom.fieldRef` without checking that it is set
             // (apis/apps/defaults/v1beta1.go setDefaultContainerV1beta1): without one the mutating
             // webhook dereferences a nil pointer and the request fails. Refuse it here.
@@ -495,7 +497,9 @@ impl From<Option<DefaultFeatureGates>> for Gates {
         let g = g.unwrap_or_default();
         Gates {
             auto_delete_pvc: g.statefulset_auto_delete_pvc.unwrap_or(d.auto_delete_pvc),
-            auto_resize_pvc: g.statefulset_auto_resize_pvc_gate.unwrap_or(d.auto_resize_pvc),
+            auto_resize_pvc: g
+                .statefulset_auto_resize_pvc_gate
+                .unwrap_or(d.auto_resize_pvc),
         }
     }
 }
@@ -617,7 +621,11 @@ mod tests {
                 .as_deref(),
             Some("now")
         );
-        let out = crate::call("api.default", &json!({"object": ni, "now": "2026-06-21T10:00:00.9+02:00"})).unwrap();
+        let out = crate::call(
+            "api.default",
+            &json!({"object": ni, "now": "2026-06-21T10:00:00.9+02:00"}),
+        )
+        .unwrap();
         assert_eq!(
             out["spec"]["images"]["a"]["tags"][0]["createdAt"],
             "2026-06-21T08:00:00Z"

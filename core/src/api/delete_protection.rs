@@ -264,7 +264,9 @@ pub(crate) fn decide_typed(i: DeleteProtectionInput) -> Result<DeleteProtectionO
     let g = i.feature_gates.unwrap_or_default();
     let gates = Gates {
         resources_deletion_protection: g.resources_deletion_protection.unwrap_or(false),
-        crd_cascading: g.deletion_protection_for_crd_cascading_gate.unwrap_or(false),
+        crd_cascading: g
+            .deletion_protection_for_crd_cascading_gate
+            .unwrap_or(false),
     };
     let op = i.operation.as_deref().unwrap_or("DELETE");
     let sub = i.sub_resource.as_deref().unwrap_or("");

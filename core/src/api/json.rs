@@ -9,10 +9,16 @@ use serde_json::{Map, Value};
 /// misspelt option must not silently fall back to its default): `invalid_input` naming the first
 /// such member. A non-object input passes, for the handler to report.
 pub fn only_members(input: &Value, allowed: &[&str]) -> Result<()> {
-    match input.as_object().and_then(|m| m.keys().find(|k| !allowed.contains(&k.as_str()))) {
+    match input
+        .as_object()
+        .and_then(|m| m.keys().find(|k| !allowed.contains(&k.as_str())))
+    {
         Some(k) => Err(Error::invalid_input(
             k.as_str(),
-            format_args!("unknown field `{k}`, expected one of {}", allowed.join(", ")),
+            format_args!(
+                "unknown field `{k}`, expected one of {}",
+                allowed.join(", ")
+            ),
         )),
         None => Ok(()),
     }
@@ -162,7 +168,9 @@ impl Want {
             Want::String => v.is_string(),
             Want::Bool => v.is_boolean(),
             // `-0` is the integer 0, as the registry's decode reads it (Go's encoding/json too)
-            Want::Int => v.as_i64().is_some() || v.as_f64().is_some_and(|x| x == 0.0 && x.is_sign_negative()),
+            Want::Int => {
+                v.as_i64().is_some() || v.as_f64().is_some_and(|x| x == 0.0 && x.is_sign_negative())
+            }
             Want::Array => v.is_array(),
             Want::Time => v.is_string(),
             Want::Gates(_) => v.is_object(),
@@ -201,7 +209,10 @@ pub fn own_input(input: &Value, members: &[Member]) -> Result<()> {
         match get(obj, name) {
             None if required => return Err(Error::invalid_input(name, "missing")),
             Some(v) if !want.accepts(v) => {
-                return Err(Error::invalid_input(name, format_args!("expected {}", want.describe())));
+                return Err(Error::invalid_input(
+                    name,
+                    format_args!("expected {}", want.describe()),
+                ));
             }
             Some(v) => match want {
                 Want::Time => {

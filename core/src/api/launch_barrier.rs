@@ -62,7 +62,10 @@ pub struct Barrier {
 pub(crate) fn decide_typed(i: LaunchBarrierNextInput) -> Result<Next> {
     let pod = as_obj(&i.pod, "pod")?;
     let empty = Map::new();
-    let barrier = i.barrier.as_ref().map(|b| b.data.as_ref().unwrap_or(&empty));
+    let barrier = i
+        .barrier
+        .as_ref()
+        .map(|b| b.data.as_ref().unwrap_or(&empty));
     decide(pod, barrier)
 }
 

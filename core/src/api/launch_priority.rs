@@ -112,7 +112,12 @@ pub struct LaunchPriorityOutput {
 }
 
 impl LaunchPriorityOutput {
-    const SKIP: Self = LaunchPriorityOutput { skip: true, priorities: None, barrier_config_map: None, keys: None };
+    const SKIP: Self = LaunchPriorityOutput {
+        skip: true,
+        priorities: None,
+        barrier_config_map: None,
+        keys: None,
+    };
 }
 
 /// Decides `api.launch_priority` on a typed input.

@@ -57,7 +57,9 @@ pub mod fns {
     pub use super::delete_protection::{
         DeleteProtectionFeatureGates, DeleteProtectionInput, DeleteProtectionOutput, Dependents,
     };
-    pub use super::launch_barrier::{Barrier, LaunchBarrierNextInput, Next as LaunchBarrierNextOutput};
+    pub use super::launch_barrier::{
+        Barrier, LaunchBarrierNextInput, Next as LaunchBarrierNextOutput,
+    };
     pub use super::launch_priority::{LaunchPriorityInput, LaunchPriorityOutput};
     pub use super::namespace_index::SidecarsetNamespaceIndexInput;
     pub use super::sidecar_order::{
@@ -73,8 +75,7 @@ pub mod fns {
 
     impl Decision for Convert {
         const ID: &'static str = "api.convert";
-        const DOC: &'static str =
-            "v1alpha1 <-> v1beta1 conversion of a whole manifest (apis/apps/v1alpha1/*_conversion.go)";
+        const DOC: &'static str = "v1alpha1 <-> v1beta1 conversion of a whole manifest (apis/apps/v1alpha1/*_conversion.go)";
         const SOURCE: &'static str = "sigs.k8s.io/controller-runtime pkg/webhook/conversion/conversion.go \
             handleConvertRequest (the /convert webhook of pkg/webhook/server.go); openkruise \
             apis/apps/v1alpha1/*_conversion.go ConvertTo/ConvertFrom, v1beta1 the hub";
@@ -91,7 +92,13 @@ pub mod fns {
         type Output = ConvertOutput;
 
         fn check_json(input: &Value) -> Result<()> {
-            own_input(input, &[("object", Want::Any, true), ("targetApiVersion", Want::String, true)])
+            own_input(
+                input,
+                &[
+                    ("object", Want::Any, true),
+                    ("targetApiVersion", Want::String, true),
+                ],
+            )
         }
 
         fn decide(i: ConvertInput) -> Result<ConvertOutput> {
@@ -104,12 +111,16 @@ pub mod fns {
 
     impl Decision for Default {
         const ID: &'static str = "api.default";
-        const DOC: &'static str = "mutating-webhook defaults of v1beta1 objects (apis/apps/defaults/v1beta1.go)";
+        const DOC: &'static str =
+            "mutating-webhook defaults of v1beta1 objects (apis/apps/defaults/v1beta1.go)";
         const SOURCE: &'static str = "apis/apps/defaults/v1beta1.go SetDefaults*V1beta1, SetDefaultsBroadcastJob, \
             SetDefaultsAdvancedCronJob, SetDefaultsStatefulSet; apis/apps/defaults/v1alpha1.go \
             SetDefaultsDaemonSet (as the pkg/webhook/<kind>/mutating handlers call them, template \
             defaults off)";
-        const ERRORS: &'static [&'static str] = &[super::convert::UNSUPPORTED_KIND, super::defaults::FIELD_REF_MISSING];
+        const ERRORS: &'static [&'static str] = &[
+            super::convert::UNSUPPORTED_KIND,
+            super::defaults::FIELD_REF_MISSING,
+        ];
         const COMPARE: Compare = Compare::NullPruned;
         type Input = DefaultInput;
         type Output = DefaultOutput;
@@ -169,7 +180,8 @@ pub mod fns {
 
     impl Decision for LaunchBarrierNext {
         const ID: &'static str = "api.launch_barrier_next";
-        const DOC: &'static str = "next launch-priority level to release (pkg/controller/containerlaunchpriority)";
+        const DOC: &'static str =
+            "next launch-priority level to release (pkg/controller/containerlaunchpriority)";
         const SOURCE: &'static str = "pkg/controller/containerlaunchpriority/container_launch_priority_controller.go \
             Reconcile, handleContainerLaunchPriority; container_launch_priority_event_handler.go";
         const ERRORS: &'static [&'static str] = &[super::launch_barrier::MALFORMED_BARRIER_ENV];
@@ -177,7 +189,13 @@ pub mod fns {
         type Output = LaunchBarrierNextOutput;
 
         fn check_json(input: &Value) -> Result<()> {
-            own_input(input, &[("pod", Want::Object, true), ("barrier", Want::Object, false)])
+            own_input(
+                input,
+                &[
+                    ("pod", Want::Object, true),
+                    ("barrier", Want::Object, false),
+                ],
+            )
         }
 
         fn decide(i: LaunchBarrierNextInput) -> Result<LaunchBarrierNextOutput> {
@@ -190,8 +208,7 @@ pub mod fns {
 
     impl Decision for SidecarOrder {
         const ID: &'static str = "api.sidecar_order";
-        const DOC: &'static str =
-            "SidecarSet container / init container placement order (pkg/webhook/pod/mutating/sidecarset.go)";
+        const DOC: &'static str = "SidecarSet container / init container placement order (pkg/webhook/pod/mutating/sidecarset.go)";
         const SOURCE: &'static str = "pkg/webhook/pod/mutating/sidecarset.go mergeSidecarContainers, \
             buildSidecars (hot-upgrade names in pkg/control/sidecarcontrol)";
         const ERRORS: &'static [&'static str] = &[];
@@ -224,8 +241,7 @@ pub mod fns {
         const ID: &'static str = "api.delete_protection";
         const DOC: &'static str =
             "policy.kruise.io/delete-protection admission (pkg/webhook/util/deletionprotection)";
-        const SOURCE: &'static str =
-            "pkg/webhook/util/deletionprotection/deletion_protection.go ValidateWorkloadDeletion, \
+        const SOURCE: &'static str = "pkg/webhook/util/deletionprotection/deletion_protection.go ValidateWorkloadDeletion, \
             ValidateNamespaceDeletion, ValidateCRDDeletion";
         const ERRORS: &'static [&'static str] = &[
             super::delete_protection::FORBIDDEN_ALWAYS,
@@ -247,7 +263,10 @@ pub mod fns {
                     ("dependents", Want::Object, false),
                     (
                         "featureGates",
-                        Want::Gates(&["ResourcesDeletionProtection", "DeletionProtectionForCRDCascadingGate"]),
+                        Want::Gates(&[
+                            "ResourcesDeletionProtection",
+                            "DeletionProtectionForCRDCascadingGate",
+                        ]),
                         false,
                     ),
                     ("operation", Want::String, false),
@@ -266,7 +285,8 @@ pub mod fns {
 
     impl Decision for SidecarsetNamespaceIndex {
         const ID: &'static str = "api.sidecarset_namespace_index";
-        const DOC: &'static str = "namespace index keys of a SidecarSet (pkg/util/fieldindex/register.go)";
+        const DOC: &'static str =
+            "namespace index keys of a SidecarSet (pkg/util/fieldindex/register.go)";
         const SOURCE: &'static str =
             "pkg/util/fieldindex/register.go IndexSidecarSet, IndexSidecarSetV1Beta1";
         const ERRORS: &'static [&'static str] = &[];
@@ -359,34 +379,78 @@ mod tests {
             operation: None,
             sub_resource: None,
         });
-        assert_eq!(out.unwrap_err().kind, super::delete_protection::FORBIDDEN_ALWAYS);
+        assert_eq!(
+            out.unwrap_err().kind,
+            super::delete_protection::FORBIDDEN_ALWAYS
+        );
     }
 
     /// A missing or null required member is `invalid_input` naming the member (serde alone
     /// would name the whole input).
     #[test]
     fn missing_members_are_named() {
-        assert_eq!(err("api.convert", json!({"object": {}})), ("invalid_input", Some("targetApiVersion".into())));
-        assert_eq!(err("api.convert", json!({"targetApiVersion": 5})), ("invalid_input", Some("object".into())));
-        assert_eq!(err("api.launch_priority", json!({"pod": null})), ("invalid_input", Some("pod".into())));
         assert_eq!(
-            err("api.workloadspread_subset", json!({"workloadSpread": {}, "pod": {}})),
+            err("api.convert", json!({"object": {}})),
+            ("invalid_input", Some("targetApiVersion".into()))
+        );
+        assert_eq!(
+            err("api.convert", json!({"targetApiVersion": 5})),
+            ("invalid_input", Some("object".into()))
+        );
+        assert_eq!(
+            err("api.launch_priority", json!({"pod": null})),
+            ("invalid_input", Some("pod".into()))
+        );
+        assert_eq!(
+            err(
+                "api.workloadspread_subset",
+                json!({"workloadSpread": {}, "pod": {}})
+            ),
             ("invalid_input", Some("operation".into()))
         );
-        assert_eq!(err("api.delete_protection", json!({"object": {}})), ("invalid_input", Some("kind".into())));
-        assert_eq!(err("api.sidecar_order", json!({"x": 1})), ("invalid_input", Some("x".into())));
-        assert_eq!(err("api.sidecar_order", json!([])), ("invalid_input", Some("input".into())));
+        assert_eq!(
+            err("api.delete_protection", json!({"object": {}})),
+            ("invalid_input", Some("kind".into()))
+        );
+        assert_eq!(
+            err("api.sidecar_order", json!({"x": 1})),
+            ("invalid_input", Some("x".into()))
+        );
+        assert_eq!(
+            err("api.sidecar_order", json!([])),
+            ("invalid_input", Some("input".into()))
+        );
     }
 
     /// serde reads an array as a struct; these inputs are objects only, as before.
     #[test]
     fn arrays_are_not_read_as_objects() {
-        let e = err("api.sidecar_order", json!({"sidecarContainers": [["a", "BeforeAppContainer"]]}));
+        let e = err(
+            "api.sidecar_order",
+            json!({"sidecarContainers": [["a", "BeforeAppContainer"]]}),
+        );
         assert_eq!(e, ("invalid_input", Some("sidecarContainers[0]".into())));
-        let e = err("api.sidecar_order", json!({"sidecarInitContainers": [{"upgradeStrategy": ["HotUpgrade"]}]}));
-        assert_eq!(e, ("invalid_input", Some("sidecarInitContainers[0].upgradeStrategy".into())));
-        assert_eq!(err("api.launch_barrier_next", json!({"pod": {}, "barrier": []})).1.as_deref(), Some("barrier"));
-        let e = err("api.delete_protection", json!({"kind": "Namespace", "object": {}, "dependents": [[]]}));
+        let e = err(
+            "api.sidecar_order",
+            json!({"sidecarInitContainers": [{"upgradeStrategy": ["HotUpgrade"]}]}),
+        );
+        assert_eq!(
+            e,
+            (
+                "invalid_input",
+                Some("sidecarInitContainers[0].upgradeStrategy".into())
+            )
+        );
+        assert_eq!(
+            err("api.launch_barrier_next", json!({"pod": {}, "barrier": []}))
+                .1
+                .as_deref(),
+            Some("barrier")
+        );
+        let e = err(
+            "api.delete_protection",
+            json!({"kind": "Namespace", "object": {}, "dependents": [[]]}),
+        );
         assert_eq!(e.1.as_deref(), Some("dependents"));
         let e = err("api.default", json!({"object": {}, "featureGates": [true]}));
         assert_eq!(e.1.as_deref(), Some("featureGates"));
@@ -395,12 +459,24 @@ mod tests {
     /// Members are checked in the order the decision reads them.
     #[test]
     fn first_error_in_reading_order() {
-        let e = err("api.sidecar_order", json!({"podContainers": [5], "sidecarContainers": [3]}));
+        let e = err(
+            "api.sidecar_order",
+            json!({"podContainers": [5], "sidecarContainers": [3]}),
+        );
         assert_eq!(e.1.as_deref(), Some("podContainers[0]"));
-        let e = err("api.delete_protection", json!({"kind": "Namespace", "object": {},
-            "featureGates": {"ResourcesDeletionProtection": "x"}, "operation": 5}));
-        assert_eq!(e.1.as_deref(), Some("featureGates.ResourcesDeletionProtection"));
-        let e = err("api.default", json!({"object": {}, "now": "bad", "featureGates": {"StatefulSetAutoDeletePVC": 5}}));
+        let e = err(
+            "api.delete_protection",
+            json!({"kind": "Namespace", "object": {},
+            "featureGates": {"ResourcesDeletionProtection": "x"}, "operation": 5}),
+        );
+        assert_eq!(
+            e.1.as_deref(),
+            Some("featureGates.ResourcesDeletionProtection")
+        );
+        let e = err(
+            "api.default",
+            json!({"object": {}, "now": "bad", "featureGates": {"StatefulSetAutoDeletePVC": 5}}),
+        );
         assert_eq!(e.1.as_deref(), Some("now"));
     }
 
@@ -409,23 +485,51 @@ mod tests {
     #[test]
     fn negative_zero_is_zero() {
         let parse = |s: &str| serde_json::from_str::<Value>(s).unwrap();
-        let ws = r#"{"workloadSpread": {}, "pod": {}, "operation": "Create", "workloadReplicas": -0}"#;
+        let ws =
+            r#"{"workloadSpread": {}, "pod": {}, "operation": "Create", "workloadReplicas": -0}"#;
         assert!(call("api.workloadspread_subset", &parse(ws)).is_ok());
-        let ws = r#"{"workloadSpread": {}, "pod": {}, "operation": "Create", "workloadReplicas": 0.5}"#;
-        assert_eq!(call("api.workloadspread_subset", &parse(ws)).unwrap_err().kind, "invalid_input");
+        let ws =
+            r#"{"workloadSpread": {}, "pod": {}, "operation": "Create", "workloadReplicas": 0.5}"#;
+        assert_eq!(
+            call("api.workloadspread_subset", &parse(ws))
+                .unwrap_err()
+                .kind,
+            "invalid_input"
+        );
         let sts = r#"{"object": {"apiVersion": "apps.kruise.io/v1beta1", "kind": "StatefulSet", "spec": {"replicas": -0}},
             "targetApiVersion": "apps.kruise.io/v1alpha1"}"#;
-        assert_eq!(call("api.convert", &parse(sts)).unwrap()["spec"]["replicas"], json!(0));
+        assert_eq!(
+            call("api.convert", &parse(sts)).unwrap()["spec"]["replicas"],
+            json!(0)
+        );
     }
 
     /// Output members absent today stay absent; members that are null stay present.
     #[test]
     fn output_members_as_before() {
-        let skip = call("api.launch_priority", &json!({"pod": {"spec": {"containers": [{"name": "a"}]}}})).unwrap();
+        let skip = call(
+            "api.launch_priority",
+            &json!({"pod": {"spec": {"containers": [{"name": "a"}]}}}),
+        )
+        .unwrap();
         assert_eq!(skip, json!({"skip": true}));
-        let ws = call("api.workloadspread_subset", &json!({"workloadSpread": {}, "pod": {}, "operation": "Delete"})).unwrap();
-        assert_eq!(ws, json!({"subset": null, "version": "versionIgnored", "statusChanged": false, "generatedUid": false}));
-        let b = call("api.launch_barrier_next", &json!({"pod": {}, "barrier": {"data": {}}})).unwrap();
-        assert_eq!(b, json!({"nextPriorities": [], "shouldEnqueue": false, "createBarrier": false, "addKey": null, "markCompleted": true}));
+        let ws = call(
+            "api.workloadspread_subset",
+            &json!({"workloadSpread": {}, "pod": {}, "operation": "Delete"}),
+        )
+        .unwrap();
+        assert_eq!(
+            ws,
+            json!({"subset": null, "version": "versionIgnored", "statusChanged": false, "generatedUid": false})
+        );
+        let b = call(
+            "api.launch_barrier_next",
+            &json!({"pod": {}, "barrier": {"data": {}}}),
+        )
+        .unwrap();
+        assert_eq!(
+            b,
+            json!({"nextPriorities": [], "shouldEnqueue": false, "createBarrier": false, "addKey": null, "markCompleted": true})
+        );
     }
 }

@@ -147,14 +147,23 @@ pub struct SidecarUpgradeStrategy {
 /// `invalid_input` naming the member.
 pub(crate) fn check_json(input: &Value) -> Result<()> {
     for key in ["podContainers", "podInitContainers"] {
-        for (i, v) in list_at(as_obj(input, "input")?, key, "")?.iter().enumerate() {
+        for (i, v) in list_at(as_obj(input, "input")?, key, "")?
+            .iter()
+            .enumerate()
+        {
             if !v.is_string() {
-                return Err(Error::invalid_input(format!("{key}[{i}]"), "expected a string"));
+                return Err(Error::invalid_input(
+                    format!("{key}[{i}]"),
+                    "expected a string",
+                ));
             }
         }
     }
     for key in ["sidecarContainers", "sidecarInitContainers"] {
-        for (i, v) in list_at(as_obj(input, "input")?, key, "")?.iter().enumerate() {
+        for (i, v) in list_at(as_obj(input, "input")?, key, "")?
+            .iter()
+            .enumerate()
+        {
             let p = format!("{key}[{i}]");
             let o = as_obj(v, &p)?;
             if let Some(u) = obj_at(o, "upgradeStrategy", &p)? {
@@ -173,7 +182,10 @@ fn sidecars(list: &[SidecarContainer]) -> Vec<Sidecar<'_>> {
         .map(|c| Sidecar {
             name: c.name.as_deref().unwrap_or(""),
             policy: c.pod_inject_policy.as_deref().unwrap_or(""),
-            hot_upgrade: c.upgrade_strategy.as_ref().and_then(|u| u.upgrade_type.as_deref())
+            hot_upgrade: c
+                .upgrade_strategy
+                .as_ref()
+                .and_then(|u| u.upgrade_type.as_deref())
                 == Some("HotUpgrade"),
             native: c.restart_policy.as_deref() == Some("Always"),
         })
@@ -183,12 +195,22 @@ fn sidecars(list: &[SidecarContainer]) -> Vec<Sidecar<'_>> {
 /// Decides `api.sidecar_order` on a typed input.
 pub(crate) fn decide_typed(i: SidecarOrderInput) -> Order {
     fn names(l: &Option<Vec<String>>) -> Vec<&str> {
-        l.as_deref().unwrap_or_default().iter().map(String::as_str).collect()
+        l.as_deref()
+            .unwrap_or_default()
+            .iter()
+            .map(String::as_str)
+            .collect()
     }
     let (pc, pic) = (names(&i.pod_containers), names(&i.pod_init_containers));
     let sc = sidecars(i.sidecar_containers.as_deref().unwrap_or_default());
     let sic = sidecars(i.sidecar_init_containers.as_deref().unwrap_or_default());
-    order(&pc, &pic, &sc, &sic, i.sort_sidecar_containers_by_name.unwrap_or(false))
+    order(
+        &pc,
+        &pic,
+        &sc,
+        &sic,
+        i.sort_sidecar_containers_by_name.unwrap_or(false),
+    )
 }
 
 #[cfg(test)]

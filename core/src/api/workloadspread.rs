@@ -483,7 +483,13 @@ pub(crate) fn decide_typed(i: WorkloadspreadSubsetInput) -> Result<Workloadsprea
         None => vec!["deployment", "replicaset"],
         Some(k) => k.iter().map(String::as_str).collect(),
     };
-    let o = decide(ws, pod, i.operation, i.workload_replicas.unwrap_or(0), &kinds)?;
+    let o = decide(
+        ws,
+        pod,
+        i.operation,
+        i.workload_replicas.unwrap_or(0),
+        &kinds,
+    )?;
     Ok(WorkloadspreadSubsetOutput {
         subset: o.subset,
         version: o.version,

@@ -178,16 +178,30 @@ pub fn objects_only(input: &Value) -> Result<()> {
     check(Some(input), "input")?;
     // An unknown member is named first, whatever else is wrong (as the derived decoder would if
     // it met it first).
-    if let Some(k) = input.as_object().and_then(|m| m.keys().find(|k| !["advancedCronJob", "jobs"].contains(&k.as_str()))) {
-        return Err(Error::invalid_input(k.as_str(), format!("unknown field `{k}`, expected `advancedCronJob` or `jobs`")));
+    if let Some(k) = input.as_object().and_then(|m| {
+        m.keys()
+            .find(|k| !["advancedCronJob", "jobs"].contains(&k.as_str()))
+    }) {
+        return Err(Error::invalid_input(
+            k.as_str(),
+            format!("unknown field `{k}`, expected `advancedCronJob` or `jobs`"),
+        ));
     }
     let acj = input.get("advancedCronJob");
     check(acj, "advancedCronJob")?;
     let spec = acj.and_then(|a| a.get("spec"));
-    check(acj.and_then(|a| a.get("metadata")), "advancedCronJob.metadata")?;
+    check(
+        acj.and_then(|a| a.get("metadata")),
+        "advancedCronJob.metadata",
+    )?;
     check(spec, "advancedCronJob.spec")?;
-    check(spec.and_then(|s| s.get("template")), "advancedCronJob.spec.template")?;
-    let Some(Value::Array(jobs)) = input.get("jobs") else { return Ok(()) };
+    check(
+        spec.and_then(|s| s.get("template")),
+        "advancedCronJob.spec.template",
+    )?;
+    let Some(Value::Array(jobs)) = input.get("jobs") else {
+        return Ok(());
+    };
     for (i, job) in jobs.iter().enumerate() {
         check(Some(job), &format!("jobs[{i}]"))?;
         let meta = job.get("metadata");
@@ -214,7 +228,10 @@ pub fn owner_api_versions(kind: ChildKind) -> &'static [&'static str] {
 /// The AdvancedCronJob name a child of `kind` is indexed under (`.metadata.controller`), or
 /// `None` when it has no controller reference to an AdvancedCronJob.
 pub fn controller_index(kind: ChildKind, meta: &ChildMeta) -> Option<&str> {
-    let owner = meta.owner_references.iter().find(|r| r.controller == Some(true))?;
+    let owner = meta
+        .owner_references
+        .iter()
+        .find(|r| r.controller == Some(true))?;
     let ok = owner_api_versions(kind).contains(&owner.api_version.as_str())
         && owner.kind == ADVANCED_CRON_JOB_KIND;
     ok.then_some(owner.name.as_str())
@@ -235,10 +252,15 @@ fn of_kind(kind: ChildKind, job: &ChildObject) -> bool {
 pub fn children(input: &ChildrenInput) -> ChildrenOutput {
     let acj = &input.advanced_cron_job;
     let kind = acj.spec.template.kind();
-    let mut out = ChildrenOutput { kind, owned: Vec::new(), names: Vec::new() };
+    let mut out = ChildrenOutput {
+        kind,
+        owned: Vec::new(),
+        names: Vec::new(),
+    };
     for (i, job) in input.jobs.iter().enumerate() {
         if of_kind(kind, job)
-            && (acj.metadata.namespace.is_empty() || job.metadata.namespace == acj.metadata.namespace)
+            && (acj.metadata.namespace.is_empty()
+                || job.metadata.namespace == acj.metadata.namespace)
             && controller_index(kind, &job.metadata) == Some(acj.metadata.name.as_str())
         {
             out.owned.push(i);

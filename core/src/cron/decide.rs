@@ -6,11 +6,11 @@
 //! its BroadcastJob / ImageListPullJob twins) with `getNextSchedule` / `formatSchedule` from
 //! `advancedcronjob_utils.go`. `now` is an input; nothing here reads a clock.
 
-use super::zone::{local_zone, time_field};
 use super::job_state::{ChildKind, JobState};
 use super::prune::{PruneInput, PruneJob, prune};
 use super::schedule::Schedule;
 use super::zone::{Zone, format_utc, parse_rfc3339};
+use super::zone::{local_zone, time_field};
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

@@ -121,7 +121,9 @@ fn list(mask: u64) -> Vec<u32> {
 /// The `cron.parse` output of a schedule.
 pub fn describe(s: &Schedule) -> ParseOutput {
     match s.kind() {
-        Kind::Every { seconds } => ParseOutput::Every { every_seconds: *seconds },
+        Kind::Every { seconds } => ParseOutput::Every {
+            every_seconds: *seconds,
+        },
         Kind::Spec(f) => ParseOutput::Spec {
             location: s.location().name().map(str::to_string),
             minutes: list(f.minutes),
@@ -140,8 +142,7 @@ pub struct Parse;
 
 impl Decision for Parse {
     const ID: &'static str = "cron.parse";
-    const DOC: &'static str =
-        "robfig/cron v3.0.1 ParseStandard after OpenKruise formatSchedule (parser.go, advancedcronjob_utils.go)";
+    const DOC: &'static str = "robfig/cron v3.0.1 ParseStandard after OpenKruise formatSchedule (parser.go, advancedcronjob_utils.go)";
     const SOURCE: &'static str = "github.com/robfig/cron/v3 v3.0.1 parser.go ParseStandard; \
         pkg/controller/advancedcronjob/advancedcronjob_utils.go formatSchedule";
     const ERRORS: &'static [&'static str] = PARSE_ERRORS;
@@ -149,7 +150,10 @@ impl Decision for Parse {
     type Output = ParseOutput;
 
     fn decide(i: ParseInput) -> Result<ParseOutput> {
-        Ok(describe(&Schedule::parse_with_time_zone(&i.schedule, i.time_zone.as_deref())?))
+        Ok(describe(&Schedule::parse_with_time_zone(
+            &i.schedule,
+            i.time_zone.as_deref(),
+        )?))
     }
 }
 
@@ -177,8 +181,7 @@ pub struct Next;
 
 impl Decision for Next {
     const ID: &'static str = "cron.next";
-    const DOC: &'static str =
-        "chained SpecSchedule.Next / ConstantDelaySchedule.Next fire times (robfig/cron spec.go, constantdelay.go)";
+    const DOC: &'static str = "chained SpecSchedule.Next / ConstantDelaySchedule.Next fire times (robfig/cron spec.go, constantdelay.go)";
     const SOURCE: &'static str = "github.com/robfig/cron/v3 v3.0.1 spec.go SpecSchedule.Next, \
         constantdelay.go ConstantDelaySchedule.Next";
     const ERRORS: &'static [&'static str] = PARSE_ERRORS;
@@ -192,7 +195,10 @@ impl Decision for Next {
         let local = local_zone(i.local_time_zone.as_deref(), "localTimeZone")?;
         let (mut t, _) = time_field(&i.after, "after")?;
         if i.count > MAX_COUNT {
-            return Err(Error::invalid_input("count", format!("at most {MAX_COUNT}")));
+            return Err(Error::invalid_input(
+                "count",
+                format!("at most {MAX_COUNT}"),
+            ));
         }
         let mut out = Vec::new();
         for _ in 0..i.count.max(0) {
@@ -213,8 +219,7 @@ pub struct Decide;
 
 impl Decision for Decide {
     const ID: &'static str = "cron.decide";
-    const DOC: &'static str =
-        "one AdvancedCronJob reconcile pass: status, pruning, missed-start scan, concurrency (advancedcronjob_*_controller.go)";
+    const DOC: &'static str = "one AdvancedCronJob reconcile pass: status, pruning, missed-start scan, concurrency (advancedcronjob_*_controller.go)";
     const SOURCE: &'static str = "pkg/controller/advancedcronjob/advancedcronjob_job_controller.go reconcileJob \
         (and its twins in advancedcronjob_broadcastjob_controller.go, advancedcronjob_imagelistpulljob_controller.go); \
         advancedcronjob_utils.go getNextSchedule, formatSchedule";
@@ -232,7 +237,8 @@ pub struct Prune;
 
 impl Decision for Prune {
     const ID: &'static str = "cron.prune";
-    const DOC: &'static str = "history pruning of finished children (advancedcronjob_*_controller.go)";
+    const DOC: &'static str =
+        "history pruning of finished children (advancedcronjob_*_controller.go)";
     const SOURCE: &'static str = "pkg/controller/advancedcronjob/advancedcronjob_job_controller.go reconcileJob \
         (successfulJobsHistoryLimit / failedJobsHistoryLimit deletions; same in the BroadcastJob and \
         ImageListPullJob controllers)";
@@ -251,7 +257,8 @@ pub struct JobState;
 
 impl Decision for JobState {
     const ID: &'static str = "cron.jobState";
-    const DOC: &'static str = "whether a Job / BroadcastJob / ImageListPullJob child is active, succeeded or failed";
+    const DOC: &'static str =
+        "whether a Job / BroadcastJob / ImageListPullJob child is active, succeeded or failed";
     const SOURCE: &'static str = "pkg/controller/advancedcronjob/advancedcronjob_job_controller.go isJobFinished; \
         advancedcronjob_broadcastjob_controller.go isBroadcastJobFinished; \
         advancedcronjob_imagelistpulljob_controller.go isImageListPullJobFinished";
@@ -298,9 +305,9 @@ pub struct Validate;
 
 impl Decision for Validate {
     const ID: &'static str = "cron.validate";
-    const DOC: &'static str = "validating webhook, create path (advancedcronjob_create_update_handler.go)";
-    const SOURCE: &'static str =
-        "pkg/webhook/advancedcronjob/validating/advancedcronjob_create_update_handler.go validateAdvancedCronJob";
+    const DOC: &'static str =
+        "validating webhook, create path (advancedcronjob_create_update_handler.go)";
+    const SOURCE: &'static str = "pkg/webhook/advancedcronjob/validating/advancedcronjob_create_update_handler.go validateAdvancedCronJob";
     const ERRORS: &'static [&'static str] = &["internal"];
     /// Output: every problem in webhook order (`[]`: admitted).
     type Input = ValidateInput;
@@ -316,8 +323,7 @@ pub struct Children;
 
 impl Decision for Children {
     const ID: &'static str = "cron.children";
-    const DOC: &'static str =
-        "the children an AdvancedCronJob reconcile lists: template kind, namespace, controller owner reference (fieldindex)";
+    const DOC: &'static str = "the children an AdvancedCronJob reconcile lists: template kind, namespace, controller owner reference (fieldindex)";
     const SOURCE: &'static str = "pkg/util/fieldindex/register.go indexJob, indexBroadcastCronJobV1Beta1, \
         indexImageListPullJobV1Beta1; pkg/controller/advancedcronjob/advancedcronjob_*_controller.go (List with \
         InNamespace and MatchingFields .metadata.controller); advancedcronjob_utils.go FindTemplateKind";

@@ -3,8 +3,8 @@
 //! Mirrors the `successfulJobsHistoryLimit` / `failedJobsHistoryLimit` block of
 //! `pkg/controller/advancedcronjob/advancedcronjob_*_controller.go`.
 
-use super::zone::time_field;
 use super::job_state::JobState;
+use super::zone::time_field;
 use crate::error::Result;
 use serde::Deserialize;
 

@@ -339,7 +339,8 @@ fn job_state_first_finishing_condition_wins() {
 /// definitions by name).
 #[test]
 fn schema_names_mean_one_shape_across_the_family() {
-    let mut seen: std::collections::BTreeMap<String, (&str, serde_json::Value)> = Default::default();
+    let mut seen: std::collections::BTreeMap<String, (&str, serde_json::Value)> =
+        Default::default();
     for e in ENTRIES {
         let schema = e.schema().expect("every cron fn is typed");
         for (name, def) in schema["$defs"].as_object().unwrap() {
@@ -347,7 +348,9 @@ fn schema_names_mean_one_shape_across_the_family() {
                 continue;
             }
             match seen.get(name) {
-                Some((other, d)) => assert_eq!(d, def, "$defs.{name} differs between {other} and {}", e.id),
+                Some((other, d)) => {
+                    assert_eq!(d, def, "$defs.{name} differs between {other} and {}", e.id)
+                }
                 None => {
                     seen.insert(name.clone(), (e.id, def.clone()));
                 }
@@ -373,5 +376,12 @@ fn children_typed_follow_the_controller_reference() {
     }))
     .unwrap();
     let out = crate::decide::<fns::Children>(input).unwrap();
-    assert_eq!(out, ChildrenOutput { kind: ChildKind::ImageListPullJob, owned: vec![0], names: vec!["mine".into()] });
+    assert_eq!(
+        out,
+        ChildrenOutput {
+            kind: ChildKind::ImageListPullJob,
+            owned: vec![0],
+            names: vec!["mine".into()]
+        }
+    );
 }

@@ -42,7 +42,10 @@ pub struct NodeSelector {
 impl NodeSelector {
     /// The inlined label selector.
     pub fn label_selector(&self) -> LabelSelector {
-        LabelSelector { match_labels: self.match_labels.clone(), match_expressions: self.match_expressions.clone() }
+        LabelSelector {
+            match_labels: self.match_labels.clone(),
+            match_expressions: self.match_expressions.clone(),
+        }
     }
 }
 

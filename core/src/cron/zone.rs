@@ -279,7 +279,8 @@ pub fn parse_rfc3339(s: &str) -> Option<(i64, u32)> {
 /// Parses an RFC 3339 input field (Go `time.Parse(time.RFC3339, ..)`); `invalid_input` naming
 /// `field` otherwise.
 pub(crate) fn time_field(s: &str, field: &str) -> Result<(i64, u32)> {
-    parse_rfc3339(s).ok_or_else(|| Error::invalid_input(field, format!("{s:?} is not an RFC 3339 time")))
+    parse_rfc3339(s)
+        .ok_or_else(|| Error::invalid_input(field, format!("{s:?} is not an RFC 3339 time")))
 }
 
 /// Loads the controller's local zone (`localTimeZone`, default UTC). `"Local"` means UTC here.

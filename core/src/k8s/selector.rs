@@ -66,30 +66,51 @@ where
     let mut err = |field: String, detail: String| out.push(SelectorError { field, detail });
     for (k, v) in labels {
         if !is_qualified_name(k) {
-            err("matchLabels".into(), format!("label key {k:?} is not a qualified name"));
+            err(
+                "matchLabels".into(),
+                format!("label key {k:?} is not a qualified name"),
+            );
         }
         if !is_valid_label_value(v) {
-            err("matchLabels".into(), format!("label value {v:?} of {k:?} is not a valid label value"));
+            err(
+                "matchLabels".into(),
+                format!("label value {v:?} of {k:?} is not a valid label value"),
+            );
         }
     }
     for (i, (key, op, values)) in expressions.into_iter().enumerate() {
         let base = format!("matchExpressions[{i}]");
         match op {
             "In" | "NotIn" if values.is_empty() => {
-                err(format!("{base}.values"), format!("must be specified when `operator` is {op:?}"));
+                err(
+                    format!("{base}.values"),
+                    format!("must be specified when `operator` is {op:?}"),
+                );
             }
             "Exists" | "DoesNotExist" if !values.is_empty() => {
-                err(format!("{base}.values"), format!("may not be specified when `operator` is {op:?}"));
+                err(
+                    format!("{base}.values"),
+                    format!("may not be specified when `operator` is {op:?}"),
+                );
             }
             "In" | "NotIn" | "Exists" | "DoesNotExist" => {}
-            _ => err(format!("{base}.operator"), format!("{op:?} is not a valid selector operator")),
+            _ => err(
+                format!("{base}.operator"),
+                format!("{op:?} is not a valid selector operator"),
+            ),
         }
         if !is_qualified_name(key) {
-            err(format!("{base}.key"), format!("{key:?} is not a qualified name"));
+            err(
+                format!("{base}.key"),
+                format!("{key:?} is not a qualified name"),
+            );
         }
         for (j, v) in values.iter().enumerate() {
             if !is_valid_label_value(v) {
-                err(format!("{base}.values[{j}]"), format!("{v:?} is not a valid label value"));
+                err(
+                    format!("{base}.values[{j}]"),
+                    format!("{v:?} is not a valid label value"),
+                );
             }
         }
     }
@@ -111,11 +132,17 @@ impl LabelSelector {
     /// ```
     pub fn validate(&self) -> Vec<SelectorError> {
         validate_parts(
-            self.match_labels.iter().flatten().map(|(k, v)| (k.as_str(), v.as_str())),
-            self.match_expressions
+            self.match_labels
                 .iter()
                 .flatten()
-                .map(|r| (r.key.as_str(), r.operator.as_str(), r.values.as_deref().unwrap_or_default())),
+                .map(|(k, v)| (k.as_str(), v.as_str())),
+            self.match_expressions.iter().flatten().map(|r| {
+                (
+                    r.key.as_str(),
+                    r.operator.as_str(),
+                    r.values.as_deref().unwrap_or_default(),
+                )
+            }),
         )
     }
 
@@ -126,7 +153,8 @@ impl LabelSelector {
 
     /// `len(matchLabels) + len(matchExpressions)`: 0 is the empty selector.
     pub fn len(&self) -> usize {
-        self.match_labels.as_ref().map_or(0, BTreeMap::len) + self.match_expressions.as_ref().map_or(0, Vec::len)
+        self.match_labels.as_ref().map_or(0, BTreeMap::len)
+            + self.match_expressions.as_ref().map_or(0, Vec::len)
     }
 
     /// No labels and no expressions.
@@ -154,7 +182,10 @@ mod tests {
         assert!(sel(json!({"matchLabels": {long.clone(): "x"}})).is_valid());
         assert!(sel(json!({"matchExpressions": [{"key": long, "operator": "Exists"}]})).is_valid());
         let too_long = format!("{}/app", "a".repeat(254));
-        assert_eq!(fields(&sel(json!({"matchLabels": {too_long: "x"}}))), ["matchLabels"]);
+        assert_eq!(
+            fields(&sel(json!({"matchLabels": {too_long: "x"}}))),
+            ["matchLabels"]
+        );
     }
 
     #[test]
@@ -182,6 +213,9 @@ mod tests {
         assert!(sel(json!({})).is_valid());
         assert!(sel(json!({"matchLabels": {"a": ""}})).is_valid());
         assert!(!sel(json!({"matchLabels": {"a": "b c"}})).is_valid());
-        assert_eq!(sel(json!({"matchLabels": {}, "matchExpressions": []})).len(), 0);
+        assert_eq!(
+            sel(json!({"matchLabels": {}, "matchExpressions": []})).len(),
+            0
+        );
     }
 }

@@ -51,7 +51,10 @@ pub fn atoi(s: &str) -> Result<i64, AtoiError> {
         if !c.is_ascii_digit() {
             return Err(AtoiError::Syntax);
         }
-        match n.checked_mul(10).and_then(|m| m.checked_add(u64::from(c - b'0'))) {
+        match n
+            .checked_mul(10)
+            .and_then(|m| m.checked_add(u64::from(c - b'0')))
+        {
             Some(m) => n = m,
             None => return Err(AtoiError::Range(if neg { i64::MIN } else { i64::MAX })),
         }

@@ -15,7 +15,10 @@ fn lower_alnum(c: u8) -> bool {
 fn qualified_name_pattern(b: &[u8]) -> bool {
     match (b.first(), b.last()) {
         (Some(&f), Some(&l)) => {
-            alnum(f) && alnum(l) && b.iter().all(|&c| alnum(c) || matches!(c, b'-' | b'_' | b'.'))
+            alnum(f)
+                && alnum(l)
+                && b.iter()
+                    .all(|&c| alnum(c) || matches!(c, b'-' | b'_' | b'.'))
         }
         _ => false,
     }
@@ -24,7 +27,9 @@ fn qualified_name_pattern(b: &[u8]) -> bool {
 /// `[a-z0-9]([-a-z0-9]*[a-z0-9])?` (any length).
 fn dns1123_label_pattern(b: &[u8]) -> bool {
     match (b.first(), b.last()) {
-        (Some(&f), Some(&l)) => lower_alnum(f) && lower_alnum(l) && b.iter().all(|&c| lower_alnum(c) || c == b'-'),
+        (Some(&f), Some(&l)) => {
+            lower_alnum(f) && lower_alnum(l) && b.iter().all(|&c| lower_alnum(c) || c == b'-')
+        }
         _ => false,
     }
 }
@@ -48,7 +53,10 @@ pub const DNS1123_SUBDOMAIN_MAX_LENGTH: usize = 253;
 /// assert!(!is_dns1123_subdomain("a..b"));
 /// ```
 pub fn is_dns1123_subdomain(s: &str) -> bool {
-    s.len() <= DNS1123_SUBDOMAIN_MAX_LENGTH && s.as_bytes().split(|&c| c == b'.').all(dns1123_label_pattern)
+    s.len() <= DNS1123_SUBDOMAIN_MAX_LENGTH
+        && s.as_bytes()
+            .split(|&c| c == b'.')
+            .all(dns1123_label_pattern)
 }
 
 /// `IsDNS1123Label`: at most 63 bytes of `[a-z0-9]([-a-z0-9]*[a-z0-9])?` (what

@@ -266,7 +266,10 @@ fn hashed_view(spec: &PodSpec) -> Value {
     let inits = v.get_mut("initContainers").and_then(Value::as_array_mut);
     for (c, typed) in inits.into_iter().flatten().zip(spec.init_containers()) {
         if let Value::Object(c) = c {
-            c.insert("resources".into(), Value::Object(go_resources(typed.resources.as_ref())));
+            c.insert(
+                "resources".into(),
+                Value::Object(go_resources(typed.resources.as_ref())),
+            );
         }
     }
     v
@@ -276,7 +279,9 @@ fn go_resources(r: Option<&super::types::Resources>) -> serde_json::Map<String, 
     let mut out = serde_json::Map::new();
     let Some(r) = r else { return out };
     for (key, list) in [("limits", &r.limits), ("requests", &r.requests)] {
-        let Some(list) = list.as_ref().filter(|l| !l.is_empty()) else { continue };
+        let Some(list) = list.as_ref().filter(|l| !l.is_empty()) else {
+            continue;
+        };
         let printed = list
             .iter()
             .map(|(name, q)| {

@@ -21,7 +21,9 @@ pub use super::types::{FeatureGates, Pod, Pub, PubStatus, RecordTime, Records};
 pub use super::validate::ValidationCode;
 
 use super::admit::{AdmissionRequest, admit};
-use super::protect::{INVALID_PROTECT_OPERATIONS, protected_operations, protected_operations_strict};
+use super::protect::{
+    INVALID_PROTECT_OPERATIONS, protected_operations, protected_operations_strict,
+};
 use super::review::{ReviewContext, admit_request, admit_review};
 use super::status::{INVALID_INT_OR_PERCENT, compute_status};
 use crate::error::{Error, Result};
@@ -59,8 +61,7 @@ pub struct ProtectOperations;
 
 impl Decision for ProtectOperations {
     const ID: &'static str = "pub.protect_operations";
-    const DOC: &'static str =
-        "PUB protected operations from kruise.io/pub-protect-operations (pubcontrol isNeedPubProtection)";
+    const DOC: &'static str = "PUB protected operations from kruise.io/pub-protect-operations (pubcontrol isNeedPubProtection)";
     const SOURCE: &'static str = "pkg/control/pubcontrol/pub_control_utils.go isNeedPubProtection; \
         strict: pkg/webhook/podunavailablebudget/validating/pub_create_update_handler.go validatingPodUnavailableBudgetFn";
     const ERRORS: &'static [&'static str] = &[INVALID_PROTECT_OPERATIONS];
@@ -74,7 +75,9 @@ impl Decision for ProtectOperations {
         } else {
             protected_operations(ann, i.in_place_pod_vertical_scaling)
         };
-        Ok(ProtectOperationsOutput { operations: set.iter().collect() })
+        Ok(ProtectOperationsOutput {
+            operations: set.iter().collect(),
+        })
     }
 }
 
@@ -124,8 +127,7 @@ pub struct ClassifyUpdate;
 
 impl Decision for ClassifyUpdate {
     const ID: &'static str = "pub.classify_update";
-    const DOC: &'static str =
-        "Pod update: nothing, UPDATE or RESIZE (pubcontrol IsPodUnavailableChanged, CanResizeInplace)";
+    const DOC: &'static str = "Pod update: nothing, UPDATE or RESIZE (pubcontrol IsPodUnavailableChanged, CanResizeInplace)";
     const SOURCE: &'static str = "pkg/control/pubcontrol/pub_control.go IsPodUnavailableChanged, CanResizeInplace; \
         pkg/webhook/pod/validating/pod_unavailable_budget.go podUnavailableBudgetValidatingPod";
     const ERRORS: &'static [&'static str] = &[];
@@ -191,7 +193,8 @@ pub struct Status;
 
 impl Decision for Status {
     const ID: &'static str = "pub.status";
-    const DOC: &'static str = "PUB status: budgets, record expiry, recheck (podunavailablebudget controller)";
+    const DOC: &'static str =
+        "PUB status: budgets, record expiry, recheck (podunavailablebudget controller)";
     const SOURCE: &'static str = "pkg/controller/podunavailablebudget/pub_controller.go syncPodUnavailableBudget, \
         getDesiredAvailableForPub, buildDisruptedAndUnavailablePods, countAvailablePods; \
         pkg/control/pubcontrol/pub_control.go GetPodsForPub";
@@ -294,7 +297,8 @@ pub struct Admit;
 
 impl Decision for Admit {
     const ID: &'static str = "pub.admit";
-    const DOC: &'static str = "Pod webhook PUB admission: allow/deny and status write (pod_unavailable_budget.go)";
+    const DOC: &'static str =
+        "Pod webhook PUB admission: allow/deny and status write (pod_unavailable_budget.go)";
     const SOURCE: &'static str = "pkg/webhook/pod/validating/pod_unavailable_budget.go podUnavailableBudgetValidatingPod; \
         pkg/control/pubcontrol/pub_control_utils.go PodUnavailableBudgetValidatePod";
     const ERRORS: &'static [&'static str] = &[];
@@ -314,7 +318,10 @@ impl Decision for Admit {
         let pod = match (r.operation, r.old_object_present) {
             (RequestOperation::Delete, false) => None,
             (RequestOperation::Delete, true) if i.pod.is_none() => {
-                return Err(Error::invalid_input("pod", "DELETE with oldObjectPresent needs the old pod"));
+                return Err(Error::invalid_input(
+                    "pod",
+                    "DELETE with oldObjectPresent needs the old pod",
+                ));
             }
             _ => i.pod.as_ref(),
         };
@@ -416,7 +423,9 @@ impl Decision for AdmitReview {
         let a = match (&i.review, &i.request) {
             (Some(r), None) => admit_review(r, &ctx)?,
             (None, Some(Value::Object(r))) => admit_request(r, &ctx)?,
-            (None, Some(_)) => return Err(Error::invalid_input("request", "expected a JSON object")),
+            (None, Some(_)) => {
+                return Err(Error::invalid_input("request", "expected a JSON object"));
+            }
             (None, None) => {
                 return Err(Error::invalid_input(
                     "review",
@@ -424,7 +433,10 @@ impl Decision for AdmitReview {
                 ));
             }
             (Some(_), Some(_)) => {
-                return Err(Error::invalid_input("request", "give either review or request, not both"));
+                return Err(Error::invalid_input(
+                    "request",
+                    "give either review or request, not both",
+                ));
             }
         };
         let response = a.admission_response();
@@ -473,7 +485,11 @@ impl Decision for Validate {
 
     fn decide(i: ValidateInput) -> Result<Vec<ValidationCode>> {
         i.pb.check_api("pub")?;
-        Ok(super::validate::validate_codes(&i.pb, i.old_pub.as_ref(), i.feature_gates))
+        Ok(super::validate::validate_codes(
+            &i.pb,
+            i.old_pub.as_ref(),
+            i.feature_gates,
+        ))
     }
 }
 
@@ -517,7 +533,9 @@ mod tests {
             let mut p = Pod::default();
             p.metadata.name = name.into();
             p.metadata.labels.insert("app".into(), "web".into());
-            p.metadata.annotations.insert("kruise.io/related-pub".into(), "pb".into());
+            p.metadata
+                .annotations
+                .insert("kruise.io/related-pub".into(), "pb".into());
             p.status.phase = "Running".into();
             p.status.conditions.push(super::super::types::PodCondition {
                 type_: "Ready".into(),
@@ -545,10 +563,22 @@ mod tests {
         })
         .unwrap();
         assert_eq!(
-            (out.total_replicas, out.desired_available, out.current_available, out.unavailable_allowed),
+            (
+                out.total_replicas,
+                out.desired_available,
+                out.current_available,
+                out.unavailable_allowed
+            ),
             (3, 2, 2, 0)
         );
-        assert_eq!((out.observed_generation, out.recheck_time.as_deref(), out.changed), (2, None, true));
+        assert_eq!(
+            (
+                out.observed_generation,
+                out.recheck_time.as_deref(),
+                out.changed
+            ),
+            (2, None, true)
+        );
 
         // one more replica of budget: the delete of "a" is admitted and recorded at now
         pb.status.unavailable_allowed = 1;
@@ -568,7 +598,10 @@ mod tests {
             now: "2026-06-21T10:00:00Z".into(),
         })
         .unwrap();
-        assert_eq!((out.allowed, out.decision, out.operation), (true, DecisionCode::Admitted, Some(Operation::Delete)));
+        assert_eq!(
+            (out.allowed, out.decision, out.operation),
+            (true, DecisionCode::Admitted, Some(Operation::Delete))
+        );
         let st = out.new_status.unwrap();
         assert_eq!(st.unavailable_allowed, 0);
         assert_eq!(st.disrupted_pods["a"].text, "2026-06-21T10:00:00Z");

@@ -111,17 +111,45 @@ mod tests {
             "oldObject": {"metadata": {"name": "p", "annotations": {"kruise.io/related-pub": "pb"}}},
             "options": {}});
         for (id, input, field) in [
-            ("pub.admit_review", json!({"review": review, "pub": [], "now": now}), "pub"),
-            ("pub.admit_review", json!({"review": review, "pub": null, "evictedPod": [1], "now": now}), "evictedPod"),
-            ("pub.admit", json!({"request": {"operation": "DELETE"}, "pod": [], "pub": null, "now": now}), "pod"),
-            ("pub.admit", json!({"request": {"operation": "DELETE"}, "pod": {}, "pub": [], "now": now}), "pub"),
-            ("pub.status", json!({"pub": {}, "pods": [{}, []], "now": now}), "pods[1]"),
+            (
+                "pub.admit_review",
+                json!({"review": review, "pub": [], "now": now}),
+                "pub",
+            ),
+            (
+                "pub.admit_review",
+                json!({"review": review, "pub": null, "evictedPod": [1], "now": now}),
+                "evictedPod",
+            ),
+            (
+                "pub.admit",
+                json!({"request": {"operation": "DELETE"}, "pod": [], "pub": null, "now": now}),
+                "pod",
+            ),
+            (
+                "pub.admit",
+                json!({"request": {"operation": "DELETE"}, "pod": {}, "pub": [], "now": now}),
+                "pub",
+            ),
+            (
+                "pub.status",
+                json!({"pub": {}, "pods": [{}, []], "now": now}),
+                "pods[1]",
+            ),
             ("pub.pod_state", json!({"pod": []}), "pod"),
-            ("pub.classify_update", json!({"oldPod": {}, "newPod": []}), "newPod"),
+            (
+                "pub.classify_update",
+                json!({"oldPod": {}, "newPod": []}),
+                "newPod",
+            ),
             ("pub.validate", json!({"pub": []}), "pub"),
         ] {
             let e = crate::call(id, &input).unwrap_err();
-            assert_eq!((e.kind, e.field.as_deref()), ("invalid_input", Some(field)), "{id} {input}");
+            assert_eq!(
+                (e.kind, e.field.as_deref()),
+                ("invalid_input", Some(field)),
+                "{id} {input}"
+            );
         }
     }
 

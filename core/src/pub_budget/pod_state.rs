@@ -288,10 +288,16 @@ impl<'de, T: Deserialize<'de> + Default> Deserialize<'de> for GoStruct<T> {
             fn visit_unit<E: serde::de::Error>(self) -> std::result::Result<Self::Value, E> {
                 Ok(GoStruct(T::default()))
             }
-            fn visit_some<D2: Deserializer<'de>>(self, d: D2) -> std::result::Result<Self::Value, D2::Error> {
+            fn visit_some<D2: Deserializer<'de>>(
+                self,
+                d: D2,
+            ) -> std::result::Result<Self::Value, D2::Error> {
                 d.deserialize_map(self)
             }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> std::result::Result<Self::Value, A::Error> {
+            fn visit_map<A: MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> std::result::Result<Self::Value, A::Error> {
                 T::deserialize(MapAccessDeserializer::new(map)).map(GoStruct)
             }
         }

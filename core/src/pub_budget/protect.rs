@@ -13,7 +13,19 @@ use serde::{Deserialize, Serialize};
 pub const INVALID_PROTECT_OPERATIONS: &str = "invalid_protect_operations";
 
 /// A pod operation a PUB can protect.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "UPPERCASE")]
 pub enum Operation {
     /// Pod delete.

@@ -86,7 +86,11 @@ impl ReviewAnswer {
     /// `status` `{code: 200}` when allowed, `{code: 403, reason: "Forbidden", message}` when denied.
     pub fn admission_response(&self) -> ReviewResponse {
         let status = if self.allowed() {
-            ResponseStatus { code: 200, reason: None, message: None }
+            ResponseStatus {
+                code: 200,
+                reason: None,
+                message: None,
+            }
         } else {
             ResponseStatus {
                 code: 403,
@@ -94,7 +98,11 @@ impl ReviewAnswer {
                 message: Some(self.reason.clone()),
             }
         };
-        ReviewResponse { uid: self.uid.clone(), allowed: self.allowed(), status }
+        ReviewResponse {
+            uid: self.uid.clone(),
+            allowed: self.allowed(),
+            status,
+        }
     }
 
     /// [`ReviewAnswer::admission_response`] as JSON.

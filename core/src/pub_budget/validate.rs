@@ -13,7 +13,17 @@ use crate::k8s::strconv::atoi_value;
 use crate::k8s::validation::valid_percent_digits;
 
 /// An error code of PUB validation (`pub.validate`), in snake_case on the wire.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum ValidationCode {
     /// Neither PUB gate is effectively on (the webhook refuses every PUB).
@@ -56,7 +66,24 @@ use ValidationCode as Code;
 
 impl ValidationCode {
     /// Every code, in the webhook's order of checks.
-    pub const ALL: [ValidationCode; 16] = [Code::FeatureGateDisabled, Code::InvalidProtectOperations, Code::InvalidProtectTotalReplicas, Code::SelectorOrTargetRefRequired, Code::SelectorAndTargetRefExclusive, Code::TargetRefIncomplete, Code::TargetRefInvalidApiVersion, Code::SelectorEmpty, Code::SelectorInvalid, Code::MaxOrMinRequired, Code::MaxAndMinExclusive, Code::MaxUnavailableInvalid, Code::MaxUnavailableOver100Percent, Code::MinAvailableInvalid, Code::MinAvailableOver100Percent, Code::SelectorOrTargetRefImmutable];
+    pub const ALL: [ValidationCode; 16] = [
+        Code::FeatureGateDisabled,
+        Code::InvalidProtectOperations,
+        Code::InvalidProtectTotalReplicas,
+        Code::SelectorOrTargetRefRequired,
+        Code::SelectorAndTargetRefExclusive,
+        Code::TargetRefIncomplete,
+        Code::TargetRefInvalidApiVersion,
+        Code::SelectorEmpty,
+        Code::SelectorInvalid,
+        Code::MaxOrMinRequired,
+        Code::MaxAndMinExclusive,
+        Code::MaxUnavailableInvalid,
+        Code::MaxUnavailableOver100Percent,
+        Code::MinAvailableInvalid,
+        Code::MinAvailableOver100Percent,
+        Code::SelectorOrTargetRefImmutable,
+    ];
 
     /// The snake_case code.
     pub const fn as_str(self) -> &'static str {
@@ -89,7 +116,10 @@ impl ValidationCode {
 /// `max_unavailable_invalid`, `max_unavailable_over_100_percent`, `min_available_invalid`,
 /// `min_available_over_100_percent`, `selector_or_target_ref_immutable`.
 pub fn validate(pb: &Pub, old: Option<&Pub>, gates: FeatureGates) -> Vec<&'static str> {
-    validate_codes(pb, old, gates).into_iter().map(ValidationCode::as_str).collect()
+    validate_codes(pb, old, gates)
+        .into_iter()
+        .map(ValidationCode::as_str)
+        .collect()
 }
 
 /// [`validate`] with typed codes.
@@ -159,12 +189,7 @@ pub fn validate_codes(pb: &Pub, old: Option<&Pub>, gates: FeatureGates) -> Vec<V
     errs
 }
 
-fn budget(
-    v: &IntOrPercent,
-    invalid: Code,
-    over: Code,
-    errs: &mut Vec<Code>,
-) {
+fn budget(v: &IntOrPercent, invalid: Code, over: Code, errs: &mut Vec<Code>) {
     match v {
         IntOrPercent::Int(i) => {
             if *i < 0 {
@@ -190,11 +215,17 @@ fn budget(
 /// a DNS-1123 subdomain of at most 253 bytes) or a bad label value. `None` = fine.
 pub fn selector_problem(sel: &LabelSelector) -> Option<String> {
     validate_parts(
-        sel.match_labels.iter().flatten().map(|(k, v)| (k.as_str(), v.as_str())),
-        sel.match_expressions
+        sel.match_labels
             .iter()
             .flatten()
-            .map(|r| (r.key.as_str(), r.operator.as_str(), r.values.as_deref().unwrap_or_default())),
+            .map(|(k, v)| (k.as_str(), v.as_str())),
+        sel.match_expressions.iter().flatten().map(|r| {
+            (
+                r.key.as_str(),
+                r.operator.as_str(),
+                r.values.as_deref().unwrap_or_default(),
+            )
+        }),
     )
     .into_iter()
     .next()

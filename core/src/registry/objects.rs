@@ -32,11 +32,16 @@ fn shape<T: JsonSchema>(id: &'static str) -> Arc<Shape> {
     if let Some(s) = cache().read().unwrap_or_else(|e| e.into_inner()).get(id) {
         return s.clone();
     }
-    let mut g = SchemaSettings::draft2020_12().for_deserialize().into_generator();
+    let mut g = SchemaSettings::draft2020_12()
+        .for_deserialize()
+        .into_generator();
     let root = g.subschema_for::<T>().to_value();
     let defs = g.take_definitions(true);
     let s = Arc::new(Shape { root, defs });
-    cache().write().unwrap_or_else(|e| e.into_inner()).insert(id, s.clone());
+    cache()
+        .write()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(id, s.clone());
     s
 }
 
@@ -76,8 +81,13 @@ fn resolve<'s>(s: &'s Shape, mut schema: &'s Value) -> Option<&'s Value> {
 
 /// The one alternative of an `anyOf`/`oneOf` that is not `{"type": "null"}`, when there is one.
 fn single_alternative(schema: &Value) -> Option<&Value> {
-    let alts = schema.get("anyOf").or_else(|| schema.get("oneOf"))?.as_array()?;
-    let mut rest = alts.iter().filter(|a| a.get("type").and_then(Value::as_str) != Some("null"));
+    let alts = schema
+        .get("anyOf")
+        .or_else(|| schema.get("oneOf"))?
+        .as_array()?;
+    let mut rest = alts
+        .iter()
+        .filter(|a| a.get("type").and_then(Value::as_str) != Some("null"));
     let one = rest.next()?;
     rest.next().is_none().then_some(one)
 }
@@ -97,7 +107,9 @@ fn object_only(schema: &Value) -> bool {
     if !t.is_empty() {
         return t.contains(&"object") && !t.contains(&"array");
     }
-    schema.get("properties").is_some() && schema.get("items").is_none() && schema.get("prefixItems").is_none()
+    schema.get("properties").is_some()
+        && schema.get("items").is_none()
+        && schema.get("prefixItems").is_none()
 }
 
 fn walk(s: &Shape, v: &Value, schema: &Value, path: &mut String, depth: usize) -> Result<()> {
@@ -105,7 +117,9 @@ fn walk(s: &Shape, v: &Value, schema: &Value, path: &mut String, depth: usize) -
     if depth > 256 {
         return Ok(());
     }
-    let Some(schema) = resolve(s, schema) else { return Ok(()) };
+    let Some(schema) = resolve(s, schema) else {
+        return Ok(());
+    };
     if !schema.is_object() {
         return Ok(()); // `true` / `false`
     }
@@ -120,8 +134,15 @@ fn walk(s: &Shape, v: &Value, schema: &Value, path: &mut String, depth: usize) -
     match v {
         Value::Array(items) => {
             if object_only(schema) {
-                let at = if path.is_empty() { "input".to_string() } else { path.clone() };
-                return Err(Error::invalid_input(at, "invalid type: array, expected an object"));
+                let at = if path.is_empty() {
+                    "input".to_string()
+                } else {
+                    path.clone()
+                };
+                return Err(Error::invalid_input(
+                    at,
+                    "invalid type: array, expected an object",
+                ));
             }
             let prefix = schema.get("prefixItems").and_then(Value::as_array);
             let rest = schema.get("items");

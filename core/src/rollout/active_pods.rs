@@ -172,7 +172,10 @@ impl Pod {
         let mut ready_time = None;
         for (i, c) in st.conditions.iter().enumerate() {
             // every condition's time is decoded, as Go decodes the whole pod
-            let t = time_of(c.last_transition_time.as_deref(), &format!("status.conditions[{i}].lastTransitionTime"))?;
+            let t = time_of(
+                c.last_transition_time.as_deref(),
+                &format!("status.conditions[{i}].lastTransitionTime"),
+            )?;
             if ready && ready_time.is_none() && c.type_ == "Ready" && c.status == "True" {
                 ready_time = Some(t);
             }
@@ -195,14 +198,15 @@ impl Pod {
             ready,
             ready_time: ready_time.flatten(),
             restarts: max(&mut st.container_statuses.iter().map(|c| c.restart_count)),
-            sidecar_restarts: max(
-                &mut st
-                    .init_container_statuses
-                    .iter()
-                    .filter(|c| sidecars.contains(&c.name.as_str()))
-                    .map(|c| c.restart_count),
-            ),
-            created: time_of(self.metadata.creation_timestamp.as_deref(), "metadata.creationTimestamp")?,
+            sidecar_restarts: max(&mut st
+                .init_container_statuses
+                .iter()
+                .filter(|c| sidecars.contains(&c.name.as_str()))
+                .map(|c| c.restart_count)),
+            created: time_of(
+                self.metadata.creation_timestamp.as_deref(),
+                "metadata.creationTimestamp",
+            )?,
         })
     }
 }
@@ -223,7 +227,13 @@ pub fn compare(a: &SortKey, b: &SortKey) -> Ordering {
         .cmp(&b.assigned)
         .then(a.phase.cmp(&b.phase))
         .then(a.ready.cmp(&b.ready))
-        .then_with(|| if a.ready && b.ready { after_or_zero(a.ready_time, b.ready_time) } else { Ordering::Equal })
+        .then_with(|| {
+            if a.ready && b.ready {
+                after_or_zero(a.ready_time, b.ready_time)
+            } else {
+                Ordering::Equal
+            }
+        })
         .then(b.restarts.cmp(&a.restarts))
         .then(b.sidecar_restarts.cmp(&a.sidecar_restarts))
         .then_with(|| after_or_zero(a.created, b.created))
@@ -260,7 +270,10 @@ pub fn active_pods_order(i: &ActivePodsOrderInput) -> Result<Vec<String>> {
             })
         })
         .collect::<Result<Vec<_>>>()?;
-    Ok(order(&keys).into_iter().map(|n| i.pods[n].metadata.name.clone()).collect())
+    Ok(order(&keys)
+        .into_iter()
+        .map(|n| i.pods[n].metadata.name.clone())
+        .collect())
 }
 
 #[cfg(test)]
@@ -301,7 +314,11 @@ mod tests {
             json!({"metadata": {"name": n}, "spec": {"nodeName": "x"}, "status": {"phase": "Running",
                    "conditions": [{"type": "Ready", "status": "True", "lastTransitionTime": t}]}})
         };
-        let pods = json!([ready("early", Some("2026-01-01T00:00:00Z")), ready("late", Some("2026-01-02T00:00:00Z")), ready("never", None)]);
+        let pods = json!([
+            ready("early", Some("2026-01-01T00:00:00Z")),
+            ready("late", Some("2026-01-02T00:00:00Z")),
+            ready("never", None)
+        ]);
         assert_eq!(names(pods), ["never", "late", "early"]);
     }
 
@@ -314,7 +331,16 @@ mod tests {
             {"metadata": {"name": "succeeded"}, "spec": {"nodeName": "n"}, "status": {"phase": "Succeeded"}},
             {"metadata": {"name": "unbound-running"}, "status": {"phase": "Running"}},
         ]);
-        assert_eq!(names(pods), ["unbound-running", "succeeded", "unknown", "running", "running-ready"]);
+        assert_eq!(
+            names(pods),
+            [
+                "unbound-running",
+                "succeeded",
+                "unknown",
+                "running",
+                "running-ready"
+            ]
+        );
     }
 
     #[test]
@@ -323,13 +349,23 @@ mod tests {
             json!({"metadata": {"name": n}, "spec": {"initContainers": [{"name": "s", "restartPolicy": policy}]},
                    "status": {"initContainerStatuses": [{"name": "s", "restartCount": 4}]}})
         };
-        assert_eq!(names(json!([pod("plain-init", "Never"), pod("sidecar", "Always")])), ["sidecar", "plain-init"]);
+        assert_eq!(
+            names(json!([
+                pod("plain-init", "Never"),
+                pod("sidecar", "Always")
+            ])),
+            ["sidecar", "plain-init"]
+        );
     }
 
     #[test]
     fn bad_time_names_the_field() {
-        let e = handler(&json!({"pods": [{}, {"metadata": {"creationTimestamp": "yesterday"}}]})).unwrap_err();
-        assert_eq!(e.field.as_deref(), Some("pods[1].metadata.creationTimestamp"));
+        let e = handler(&json!({"pods": [{}, {"metadata": {"creationTimestamp": "yesterday"}}]}))
+            .unwrap_err();
+        assert_eq!(
+            e.field.as_deref(),
+            Some("pods[1].metadata.creationTimestamp")
+        );
         let e = handler(&json!({"pods": [], "pod": []})).unwrap_err();
         assert_eq!((e.kind, e.field.as_deref()), ("invalid_input", Some("pod")));
     }

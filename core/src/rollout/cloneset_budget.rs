@@ -67,10 +67,15 @@ impl Params {
     pub fn resolve(spec: &BudgetSpec) -> Params {
         let replicas = i64::from(spec.replicas);
         let partition = match &spec.partition {
-            Some(p) => super::partition::cloneset_partition(Some(p), Some(spec.replicas)).unwrap_or(0),
+            Some(p) => {
+                super::partition::cloneset_partition(Some(p), Some(spec.replicas)).unwrap_or(0)
+            }
             None => 0,
         };
-        let mut max_surge = spec.max_surge.as_ref().map_or(0, |v| legacy(v, replicas, true));
+        let mut max_surge = spec
+            .max_surge
+            .as_ref()
+            .map_or(0, |v| legacy(v, replicas, true));
         if spec.max_surge.is_some() && spec.paused {
             max_surge = 0;
         }
@@ -82,7 +87,13 @@ impl Params {
             Some(v) => legacy(v, replicas, true),
             None => i64::from(i32::MAX),
         };
-        Params { replicas, partition, max_surge, max_unavailable, scale_max_unavailable }
+        Params {
+            replicas,
+            partition,
+            max_surge,
+            max_unavailable,
+            scale_max_unavailable,
+        }
     }
 }
 
@@ -95,7 +106,9 @@ fn legacy_str(v: &str, total: i64, up: bool) -> i64 {
 }
 
 /// The ten numbers of `expectationDiffs`. Unset numbers are 0.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "camelCase")]
 pub struct Diffs {
     /// Pods to create.
@@ -134,11 +147,18 @@ pub fn diffs(
     exclude_preparing_delete: bool,
 ) -> Diffs {
     let c = Counts::of(pods, preparing_update_as_update);
-    let Params { replicas, partition, max_surge, max_unavailable, scale_max_unavailable } = *params;
+    let Params {
+        replicas,
+        partition,
+        max_surge,
+        max_unavailable,
+        scale_max_unavailable,
+    } = *params;
     let len = i64::try_from(pods.len()).unwrap_or(i64::MAX);
     let mut old_diff = c.old.active - partition;
     let mut new_diff = c.new.active - (replicas - partition);
-    let total_unavailable = c.new.pre_deleting + c.old.pre_deleting + c.new.unavailable + c.old.unavailable;
+    let total_unavailable =
+        c.new.pre_deleting + c.old.pre_deleting + c.new.unavailable + c.old.unavailable;
     if !rollback_allowed {
         old_diff = old_diff.max(0);
         new_diff = new_diff.min(0);
@@ -149,7 +169,10 @@ pub fn diffs(
         let to_delete = c.new.to_delete + c.old.to_delete;
         let (mut scale_surge, mut scale_old_surge) = (0, 0);
         if to_delete > 0 {
-            scale_surge = (total_unavailable + to_delete).wrapping_sub(max_unavailable).max(0).min(to_delete);
+            scale_surge = (total_unavailable + to_delete)
+                .wrapping_sub(max_unavailable)
+                .max(0)
+                .min(to_delete);
             if scale_surge > c.new.to_delete {
                 scale_old_surge = scale_surge - c.new.to_delete;
             }
@@ -168,8 +191,11 @@ pub fn diffs(
                 }
             }
         }
-        let (surge, old) =
-            if scale_surge >= update_surge { (scale_surge, scale_old_surge) } else { (update_surge, update_old_surge) };
+        let (surge, old) = if scale_surge >= update_surge {
+            (scale_surge, scale_old_surge)
+        } else {
+            (update_surge, update_old_surge)
+        };
         d.use_surge = max_surge.min(surge);
         d.use_surge_old_revision = d.use_surge.min(old);
     }
@@ -194,10 +220,17 @@ pub fn diffs(
         d.scale_down_num_old_revision = (cur_old - c.old.to_delete - exp_old).max(0);
     }
     if c.new.to_delete > 0 || c.old.to_delete > 0 || d.scale_down_num > 0 {
-        d.delete_ready_limit = max_unavailable.wrapping_add(len - replicas).wrapping_sub(total_unavailable).max(0);
+        d.delete_ready_limit = max_unavailable
+            .wrapping_add(len - replicas)
+            .wrapping_sub(total_unavailable)
+            .max(0);
     }
 
-    d.update_num = if old_diff.abs() <= new_diff.abs() { old_diff } else { -new_diff };
+    d.update_num = if old_diff.abs() <= new_diff.abs() {
+        old_diff
+    } else {
+        -new_diff
+    };
     if d.update_num != 0 {
         d.update_max_unavailable = max_unavailable.wrapping_add(len - replicas);
     }
@@ -205,7 +238,9 @@ pub fn diffs(
 }
 
 /// The full answer of `rollout.cloneset_update_budget`, in pods.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "camelCase")]
 #[schemars(rename = "ClonesetUpdateBudgetOutput")]
 pub struct Budget {
@@ -239,13 +274,23 @@ pub fn budget(spec: &BudgetSpec, pods: &[PodView]) -> Budget {
     let params = Params::resolve(spec);
     let rollback_allowed = spec.partition_rollback && !spec.revision_consistent;
     let exclude = spec.scaling_exclude_preparing_delete;
-    let diffs = diffs(&params, pods, spec.preparing_update_as_update, rollback_allowed, exclude);
+    let diffs = diffs(
+        &params,
+        pods,
+        spec.preparing_update_as_update,
+        rollback_allowed,
+        exclude,
+    );
     let plain = if spec.preparing_update_as_update {
         self::diffs(&params, pods, false, rollback_allowed, exclude)
     } else {
         diffs
     };
-    let pods_to_update_now = if spec.paused { 0 } else { super::update_count::update_now(&plain, pods) };
+    let pods_to_update_now = if spec.paused {
+        0
+    } else {
+        super::update_count::update_now(&plain, pods)
+    };
     Budget {
         partition: params.partition,
         max_surge: params.max_surge,
@@ -349,11 +394,18 @@ mod tests {
 
     #[test]
     fn surge_decides_max_unavailable_rounding() {
-        let spec = BudgetSpec { replicas: 3, max_surge: iop("50%"), ..Default::default() };
+        let spec = BudgetSpec {
+            replicas: 3,
+            max_surge: iop("50%"),
+            ..Default::default()
+        };
         let p = Params::resolve(&spec);
         assert_eq!((p.max_surge, p.max_unavailable), (2, 0));
         // paused forces maxSurge to 0 before maxUnavailable is rounded: 20% of 3 rounds up to 1
-        let p = Params::resolve(&BudgetSpec { paused: true, ..spec });
+        let p = Params::resolve(&BudgetSpec {
+            paused: true,
+            ..spec
+        });
         assert_eq!((p.max_surge, p.max_unavailable), (0, 1));
     }
 
@@ -369,20 +421,36 @@ mod tests {
         };
         assert_eq!(
             Params::resolve(&spec),
-            Params { replicas: 10, partition: 0, max_surge: 0, max_unavailable: 0, scale_max_unavailable: 0 }
+            Params {
+                replicas: 10,
+                partition: 0,
+                max_surge: 0,
+                max_unavailable: 0,
+                scale_max_unavailable: 0
+            }
         );
         // the legacy parser deletes every '%': "5%0" is 50 %
-        let p = Params::resolve(&BudgetSpec { replicas: 10, max_unavailable: iop("5%0"), ..Default::default() });
+        let p = Params::resolve(&BudgetSpec {
+            replicas: 10,
+            max_unavailable: iop("5%0"),
+            ..Default::default()
+        });
         assert_eq!(p.max_unavailable, 5);
     }
 
     #[test]
     fn on_delete_updates_nothing_but_keeps_the_diffs() {
-        let spec = BudgetSpec { replicas: 10, ..Default::default() };
+        let spec = BudgetSpec {
+            replicas: 10,
+            ..Default::default()
+        };
         let pods = [PodView::available_old(); 10];
         let rolling = budget_for_type("ReCreate", &spec, &pods);
         let on_delete = budget_for_type(ON_DELETE, &spec, &pods);
-        assert_eq!((rolling.pods_to_update_now, on_delete.pods_to_update_now), (2, 0));
+        assert_eq!(
+            (rolling.pods_to_update_now, on_delete.pods_to_update_now),
+            (2, 0)
+        );
         assert_eq!(on_delete.diffs, rolling.diffs);
         assert_eq!(budget_for_type("onDelete", &spec, &pods), rolling);
     }

@@ -77,13 +77,23 @@ pub fn budget(strategy: &UpdateStrategy, nodes: i64) -> Result<Budget> {
             }),
         }
     };
-    let mut max_unavailable =
-        scale(ru.and_then(|r| r.max_unavailable.as_ref()), INVALID_MAX_UNAVAILABLE, "maxUnavailable")?;
-    let max_surge = scale(ru.and_then(|r| r.max_surge.as_ref()), INVALID_MAX_SURGE, "maxSurge")?;
+    let mut max_unavailable = scale(
+        ru.and_then(|r| r.max_unavailable.as_ref()),
+        INVALID_MAX_UNAVAILABLE,
+        "maxUnavailable",
+    )?;
+    let max_surge = scale(
+        ru.and_then(|r| r.max_surge.as_ref()),
+        INVALID_MAX_SURGE,
+        "maxSurge",
+    )?;
     if nodes > 0 && max_unavailable == 0 && max_surge == 0 {
         max_unavailable = 1;
     }
-    Ok(Budget { max_surge, max_unavailable })
+    Ok(Budget {
+        max_surge,
+        max_unavailable,
+    })
 }
 
 /// `GetNodesNeedingPods`: which of `needing` get a pod created now under partitioned scaling.
@@ -103,7 +113,9 @@ pub fn nodes_needing_pods(
     if progressive {
         let p = partition.min(desired).max(0);
         let max_create = desired.saturating_sub(new_pods).saturating_sub(p).max(0);
-        let keep = usize::try_from(max_create).unwrap_or(usize::MAX).min(names.len());
+        let keep = usize::try_from(max_create)
+            .unwrap_or(usize::MAX)
+            .min(names.len());
         names.truncate(keep);
     }
     names
@@ -155,7 +167,9 @@ pub fn update_nodes(partition: i64, selector: bool, nodes: &[Node]) -> Vec<Strin
         .filter(|(i, n)| order.get(i + 1).is_none_or(|next| next.name != n.name))
         .map(|(_, n)| *n)
         .collect();
-    let max_update = i64::try_from(order.len()).unwrap_or(i64::MAX).wrapping_sub(partition);
+    let max_update = i64::try_from(order.len())
+        .unwrap_or(i64::MAX)
+        .wrapping_sub(partition);
     if max_update <= 0 {
         return Vec::new();
     }
@@ -232,7 +246,13 @@ mod tests {
     use super::*;
 
     fn strat(kind: &str, mu: Option<IntOrPercent>, ms: Option<IntOrPercent>) -> UpdateStrategy {
-        UpdateStrategy { kind: kind.into(), rolling_update: Some(RollingUpdate { max_unavailable: mu, max_surge: ms }) }
+        UpdateStrategy {
+            kind: kind.into(),
+            rolling_update: Some(RollingUpdate {
+                max_unavailable: mu,
+                max_surge: ms,
+            }),
+        }
     }
 
     #[test]
@@ -240,7 +260,10 @@ mod tests {
         let bad = Some(IntOrPercent::String("abc".into()));
         let e = budget(&strat("RollingUpdate", bad.clone(), bad.clone()), 5).unwrap_err();
         assert_eq!(e.kind, INVALID_MAX_UNAVAILABLE);
-        assert_eq!(e.field.as_deref(), Some("updateStrategy.rollingUpdate.maxUnavailable"));
+        assert_eq!(
+            e.field.as_deref(),
+            Some("updateStrategy.rollingUpdate.maxUnavailable")
+        );
         let e = budget(&strat("RollingUpdate", Some(IntOrPercent::Int(0)), bad), 5).unwrap_err();
         assert_eq!(e.kind, INVALID_MAX_SURGE);
     }
@@ -248,15 +271,35 @@ mod tests {
     #[test]
     fn on_delete_still_gets_one_unavailable() {
         let b = budget(&strat("OnDelete", Some(IntOrPercent::Int(4)), None), 5).unwrap();
-        assert_eq!(b, Budget { max_surge: 0, max_unavailable: 1 });
+        assert_eq!(
+            b,
+            Budget {
+                max_surge: 0,
+                max_unavailable: 1
+            }
+        );
         let b = budget(&strat("OnDelete", None, None), 0).unwrap();
-        assert_eq!(b, Budget { max_surge: 0, max_unavailable: 0 });
+        assert_eq!(
+            b,
+            Budget {
+                max_surge: 0,
+                max_unavailable: 0
+            }
+        );
     }
 
     #[test]
     fn update_nodes_partition_cuts_the_list() {
-        let n = |name: &str, state| Node { name: name.into(), state, selected: false };
-        let nodes = [n("a", NodeState::Old), n("b", NodeState::Old), n("c", NodeState::Updated)];
+        let n = |name: &str, state| Node {
+            name: name.into(),
+            state,
+            selected: false,
+        };
+        let nodes = [
+            n("a", NodeState::Old),
+            n("b", NodeState::Old),
+            n("c", NodeState::Updated),
+        ];
         assert_eq!(update_nodes(0, false, &nodes), ["c", "b", "a"]);
         assert_eq!(update_nodes(2, false, &nodes), ["c"]);
         assert!(update_nodes(3, false, &nodes).is_empty());
@@ -267,11 +310,19 @@ mod tests {
 
     #[test]
     fn update_nodes_counts_a_repeated_name_once_and_the_last_entry_wins() {
-        let n = |name: &str, state, selected| Node { name: name.into(), state, selected };
+        let n = |name: &str, state, selected| Node {
+            name: name.into(),
+            state,
+            selected,
+        };
         let nodes = [n("n", NodeState::Old, false), n("n", NodeState::Old, false)];
         assert_eq!(update_nodes(0, false, &nodes), ["n"]);
         // two distinct names remain, so partition 1 leaves one to update
-        let nodes = [n("a", NodeState::Old, false), n("b", NodeState::Updated, false), n("a", NodeState::Updating, false)];
+        let nodes = [
+            n("a", NodeState::Old, false),
+            n("b", NodeState::Updated, false),
+            n("a", NodeState::Updating, false),
+        ];
         assert_eq!(update_nodes(0, false, &nodes), ["b", "a"]);
         assert_eq!(update_nodes(1, false, &nodes), ["b"]);
         assert!(update_nodes(2, false, &nodes).is_empty());

@@ -38,8 +38,16 @@ pub(crate) fn decode_member<T: DeserializeOwned>(v: &Value, path: &str) -> Resul
         let inner = e.field.as_deref().filter(|f| *f != "input");
         let field = inner.map_or_else(|| path.to_string(), |f| format!("{path}.{f}"));
         let detail = match inner {
-            Some(f) => e.message.strip_prefix(&format!("{f}: ")).unwrap_or(&e.message).to_string(),
-            None => e.message.strip_prefix("input: ").unwrap_or(&e.message).to_string(),
+            Some(f) => e
+                .message
+                .strip_prefix(&format!("{f}: "))
+                .unwrap_or(&e.message)
+                .to_string(),
+            None => e
+                .message
+                .strip_prefix("input: ")
+                .unwrap_or(&e.message)
+                .to_string(),
         };
         Error::invalid_input(field, detail)
     })
@@ -76,7 +84,9 @@ pub mod fns {
     use serde_json::Value;
 
     pub use super::active_pods::ActivePodsOrderInput;
-    pub use super::cloneset_budget::{Budget as ClonesetUpdateBudgetOutput, ClonesetUpdateBudgetInput};
+    pub use super::cloneset_budget::{
+        Budget as ClonesetUpdateBudgetOutput, ClonesetUpdateBudgetInput,
+    };
     pub use super::daemonset::{
         Budget as DaemonsetBudgetOutput, DaemonsetBudgetInput, DaemonsetNodesNeedingPodsInput,
         DaemonsetUpdateNodesInput,
@@ -95,8 +105,12 @@ pub mod fns {
         const SOURCE: &'static str = "pkg/util/tools.go CalculatePartitionReplicas; \
             pkg/controller/daemonset/daemonset_update.go filterDaemonPodsNodeToUpdate; \
             pkg/controller/statefulset/stateful_update_utils.go sortPodsToUpdate";
-        const ERRORS: &'static [&'static str] =
-            &[NOT_A_PERCENTAGE, INVALID_NUMBER, partition::NOT_AN_INTEGER, partition::NEGATIVE_PARTITION];
+        const ERRORS: &'static [&'static str] = &[
+            NOT_A_PERCENTAGE,
+            INVALID_NUMBER,
+            partition::NOT_AN_INTEGER,
+            partition::NEGATIVE_PARTITION,
+        ];
         type Input = PartitionInput;
         type Output = PartitionOutput;
 
@@ -118,7 +132,11 @@ pub mod fns {
         type Output = ClonesetUpdateBudgetOutput;
 
         fn decide(i: ClonesetUpdateBudgetInput) -> Result<ClonesetUpdateBudgetOutput> {
-            Ok(cloneset_budget::budget_for_type(&i.update_type, &i.spec(), &i.pods))
+            Ok(cloneset_budget::budget_for_type(
+                &i.update_type,
+                &i.spec(),
+                &i.pods,
+            ))
         }
     }
 
@@ -171,7 +189,10 @@ pub mod fns {
         const DOC: &'static str = "Advanced DaemonSet maxSurge/maxUnavailable in nodes (kruise daemonset_update.go updatedDesiredNodeCounts)";
         const SOURCE: &'static str = "pkg/controller/daemonset/daemonset_update.go updatedDesiredNodeCounts; \
             pkg/controller/daemonset/daemonset_util.go unavailableCount, surgeCount";
-        const ERRORS: &'static [&'static str] = &[daemonset::INVALID_MAX_UNAVAILABLE, daemonset::INVALID_MAX_SURGE];
+        const ERRORS: &'static [&'static str] = &[
+            daemonset::INVALID_MAX_UNAVAILABLE,
+            daemonset::INVALID_MAX_SURGE,
+        ];
         type Input = DaemonsetBudgetInput;
         type Output = DaemonsetBudgetOutput;
 
@@ -186,7 +207,8 @@ pub mod fns {
     impl Decision for DaemonsetNodesNeedingPods {
         const ID: &'static str = "rollout.daemonset_nodes_needing_pods";
         const DOC: &'static str = "Nodes that get a daemon pod under partitioned scaling (kruise daemonset_util.go GetNodesNeedingPods)";
-        const SOURCE: &'static str = "pkg/controller/daemonset/daemonset_util.go GetNodesNeedingPods";
+        const SOURCE: &'static str =
+            "pkg/controller/daemonset/daemonset_util.go GetNodesNeedingPods";
         const ERRORS: &'static [&'static str] = &[];
         type Input = DaemonsetNodesNeedingPodsInput;
         type Output = Vec<String>;
@@ -209,13 +231,17 @@ pub mod fns {
     impl Decision for DaemonsetUpdateNodes {
         const ID: &'static str = "rollout.daemonset_update_nodes";
         const DOC: &'static str = "Ordered nodes eligible for a DaemonSet rolling update (kruise daemonset_update.go filterDaemonPodsNodeToUpdate)";
-        const SOURCE: &'static str = "pkg/controller/daemonset/daemonset_update.go filterDaemonPodsNodeToUpdate";
+        const SOURCE: &'static str =
+            "pkg/controller/daemonset/daemonset_update.go filterDaemonPodsNodeToUpdate";
         const ERRORS: &'static [&'static str] = &[NOT_A_PERCENTAGE, INVALID_NUMBER];
         type Input = DaemonsetUpdateNodesInput;
         type Output = Vec<String>;
 
         fn decide(i: DaemonsetUpdateNodesInput) -> Result<Vec<String>> {
-            let p = partition::daemonset_partition(i.partition.as_ref(), i64::from(i.desired_number_scheduled))?;
+            let p = partition::daemonset_partition(
+                i.partition.as_ref(),
+                i64::from(i.desired_number_scheduled),
+            )?;
             Ok(daemonset::update_nodes(p, i.selector, &i.nodes))
         }
     }
@@ -226,7 +252,8 @@ pub mod fns {
     impl Decision for ActivePodsOrder {
         const ID: &'static str = "rollout.active_pods_order";
         const DOC: &'static str = "Pod names in Kubernetes' ActivePods order, deletion preference first (k8s pkg/controller/controller_utils.go ActivePods.Less)";
-        const SOURCE: &'static str = "k8s.io/kubernetes v1.32.10 pkg/controller/controller_utils.go ActivePods.Less";
+        const SOURCE: &'static str =
+            "k8s.io/kubernetes v1.32.10 pkg/controller/controller_utils.go ActivePods.Less";
         const ERRORS: &'static [&'static str] = &[];
         type Input = ActivePodsOrderInput;
         type Output = Vec<String>;
@@ -260,7 +287,9 @@ mod tests {
         let mut seen: BTreeMap<String, (&str, serde_json::Value)> = BTreeMap::new();
         let mut n = 0;
         for e in crate::registry::entries().filter(|e| e.id.starts_with("rollout.")) {
-            let schema = e.schema().unwrap_or_else(|| panic!("{} is not typed", e.id));
+            let schema = e
+                .schema()
+                .unwrap_or_else(|| panic!("{} is not typed", e.id));
             n += 1;
             for (name, def) in schema["$defs"].as_object().expect("$defs") {
                 if name == "input" || name == "output" {
@@ -274,7 +303,13 @@ mod tests {
             }
         }
         assert_eq!(n, 9, "the rollout fns (with rollout.scale_int_or_percent)");
-        for name in ["PartitionOutput", "DaemonsetBudgetOutput", "ClonesetUpdateBudgetOutput", "PodView", "Node"] {
+        for name in [
+            "PartitionOutput",
+            "DaemonsetBudgetOutput",
+            "ClonesetUpdateBudgetOutput",
+            "PodView",
+            "Node",
+        ] {
             assert!(seen.contains_key(name), "{name} missing");
         }
     }
@@ -291,18 +326,51 @@ mod tests {
             ..Default::default()
         };
         let typed = decide::<ClonesetUpdateBudget>(input).unwrap();
-        assert_eq!((typed.max_unavailable, typed.diffs.update_num, typed.pods_to_update_now), (2, 10, 2));
-        let pods: Vec<_> = (0..10).map(|_| json!({"updated": false, "lifecycleState": "Normal", "available": true})).collect();
-        assert_eq!(call("rollout.cloneset_update_budget", &json!({"replicas": 10, "pods": pods})).unwrap(), encode(&typed).unwrap());
+        assert_eq!(
+            (
+                typed.max_unavailable,
+                typed.diffs.update_num,
+                typed.pods_to_update_now
+            ),
+            (2, 10, 2)
+        );
+        let pods: Vec<_> = (0..10)
+            .map(|_| json!({"updated": false, "lifecycleState": "Normal", "available": true}))
+            .collect();
+        assert_eq!(
+            call(
+                "rollout.cloneset_update_budget",
+                &json!({"replicas": 10, "pods": pods})
+            )
+            .unwrap(),
+            encode(&typed).unwrap()
+        );
 
-        let b = decide::<DaemonsetBudget>(DaemonsetBudgetInput { desired_number_scheduled: 4, ..Default::default() }).unwrap();
+        let b = decide::<DaemonsetBudget>(DaemonsetBudgetInput {
+            desired_number_scheduled: 4,
+            ..Default::default()
+        })
+        .unwrap();
         assert_eq!((b.max_surge, b.max_unavailable), (0, 1));
-        let v = decide::<Validate>(ValidateInput::StatefulSet { spec: Default::default() }).unwrap();
+        let v = decide::<Validate>(ValidateInput::StatefulSet {
+            spec: Default::default(),
+        })
+        .unwrap();
         let fields: Vec<_> = v.iter().map(|f| (f.field.as_str(), f.reason)).collect();
-        assert_eq!(fields, [("spec.podManagementPolicy", "required"), ("spec.updateStrategy", "required")]);
+        assert_eq!(
+            fields,
+            [
+                ("spec.podManagementPolicy", "required"),
+                ("spec.updateStrategy", "required")
+            ]
+        );
         assert_eq!(
             encode(&v).unwrap(),
-            call("rollout.validate", &json!({"kind": "StatefulSet", "spec": null})).unwrap()
+            call(
+                "rollout.validate",
+                &json!({"kind": "StatefulSet", "spec": null})
+            )
+            .unwrap()
         );
     }
 }

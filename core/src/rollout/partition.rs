@@ -46,7 +46,9 @@ pub struct Partition {
 pub fn cloneset_partition(partition: Option<&IntOrPercent>, replicas: Option<i32>) -> Result<i64> {
     let Some(p) = partition else { return Ok(0) };
     let r = i64::from(replicas.unwrap_or(1));
-    let mut v = p.scale(r, true, Flavour::Kruise).map_err(|e| at_field(e, "partition"))?;
+    let mut v = p
+        .scale(r, true, Flavour::Kruise)
+        .map_err(|e| at_field(e, "partition"))?;
     if r > 1 && v == r && matches!(p, IntOrPercent::String(s) if s != "100%") {
         v = r - 1;
     }
@@ -56,7 +58,10 @@ pub fn cloneset_partition(partition: Option<&IntOrPercent>, replicas: Option<i32
 /// CloneSet partition plus `expectedUpdatedReplicas` (`replicas − partition`).
 pub fn cloneset(partition: Option<&IntOrPercent>, replicas: Option<i32>) -> Result<Partition> {
     let p = cloneset_partition(partition, replicas)?;
-    Ok(Partition { partition: p, max_updated: i64::from(replicas.unwrap_or(1)) - p })
+    Ok(Partition {
+        partition: p,
+        max_updated: i64::from(replicas.unwrap_or(1)) - p,
+    })
 }
 
 /// Advanced DaemonSet partition: scaled flavour against `desired_number_scheduled` (the status
@@ -73,15 +78,25 @@ pub fn cloneset(partition: Option<&IntOrPercent>, replicas: Option<i32>) -> Resu
 /// assert_eq!(daemonset(Some(&IntOrPercent::Int(-1)), 3, 3)?.max_updated, 3);
 /// # Ok::<(), kruise_core::Error>(())
 /// ```
-pub fn daemonset(partition: Option<&IntOrPercent>, desired_number_scheduled: i64, nodes: i64) -> Result<Partition> {
+pub fn daemonset(
+    partition: Option<&IntOrPercent>,
+    desired_number_scheduled: i64,
+    nodes: i64,
+) -> Result<Partition> {
     let p = daemonset_partition(partition, desired_number_scheduled)?;
-    Ok(Partition { partition: p, max_updated: nodes.wrapping_sub(p).max(0).min(nodes.max(0)) })
+    Ok(Partition {
+        partition: p,
+        max_updated: nodes.wrapping_sub(p).max(0).min(nodes.max(0)),
+    })
 }
 
 /// The scaled Advanced DaemonSet partition alone (null → 0), kept as the controller keeps it: in
 /// an `int32` (`partition = int32(partitionInt)`, which wraps: `"2147483648%"` of 100 is
 /// −2147483648). Allocation-free on success.
-pub fn daemonset_partition(partition: Option<&IntOrPercent>, desired_number_scheduled: i64) -> Result<i64> {
+pub fn daemonset_partition(
+    partition: Option<&IntOrPercent>,
+    desired_number_scheduled: i64,
+) -> Result<i64> {
     match partition {
         None => Ok(0),
         Some(p) => p
@@ -98,13 +113,24 @@ pub fn statefulset(partition: Option<&IntOrPercent>, replicas: i32) -> Result<Pa
         None => 0,
         Some(IntOrPercent::Int(i)) => i64::from(*i),
         Some(IntOrPercent::String(s)) => {
-            return Err(Error::at(NOT_AN_INTEGER, "partition", format_args!("{s:?} is not an integer (int32 field)")));
+            return Err(Error::at(
+                NOT_AN_INTEGER,
+                "partition",
+                format_args!("{s:?} is not an integer (int32 field)"),
+            ));
         }
     };
     if p < 0 {
-        return Err(Error::at(NEGATIVE_PARTITION, "partition", format_args!("{p} is negative")));
+        return Err(Error::at(
+            NEGATIVE_PARTITION,
+            "partition",
+            format_args!("{p} is negative"),
+        ));
     }
-    Ok(Partition { partition: p, max_updated: (i64::from(replicas) - p).max(0) })
+    Ok(Partition {
+        partition: p,
+        max_updated: (i64::from(replicas) - p).max(0),
+    })
 }
 
 /// Attaches `field` to a scaling error, keeping its kind and naming the field in the message.
@@ -154,11 +180,23 @@ pub enum PartitionInput {
 /// `rollout.partition`: the resolved partition of any of the three workloads.
 pub fn resolve(input: &PartitionInput) -> Result<Partition> {
     match input {
-        PartitionInput::CloneSet { partition, replicas } => cloneset(partition.as_ref(), *replicas),
-        PartitionInput::DaemonSet { partition, desired, nodes } => {
-            daemonset(partition.as_ref(), i64::from(*desired), i64::from(nodes.unwrap_or(*desired)))
-        }
-        PartitionInput::StatefulSet { partition, replicas } => statefulset(partition.as_ref(), *replicas),
+        PartitionInput::CloneSet {
+            partition,
+            replicas,
+        } => cloneset(partition.as_ref(), *replicas),
+        PartitionInput::DaemonSet {
+            partition,
+            desired,
+            nodes,
+        } => daemonset(
+            partition.as_ref(),
+            i64::from(*desired),
+            i64::from(nodes.unwrap_or(*desired)),
+        ),
+        PartitionInput::StatefulSet {
+            partition,
+            replicas,
+        } => statefulset(partition.as_ref(), *replicas),
     }
 }
 
@@ -176,32 +214,95 @@ mod tests {
         assert_eq!(cloneset_partition(Some(&s("100%")), Some(10)).unwrap(), 10);
         assert_eq!(cloneset_partition(Some(&s("150%")), Some(10)).unwrap(), 10);
         assert_eq!(cloneset_partition(Some(&s("99%")), Some(1)).unwrap(), 1);
-        assert_eq!(cloneset_partition(Some(&IntOrPercent::Int(15)), Some(10)).unwrap(), 10);
-        assert_eq!(cloneset_partition(Some(&IntOrPercent::Int(-2)), Some(10)).unwrap(), 0);
-        assert_eq!(cloneset_partition(Some(&IntOrPercent::Int(3)), Some(-1)).unwrap(), 0);
+        assert_eq!(
+            cloneset_partition(Some(&IntOrPercent::Int(15)), Some(10)).unwrap(),
+            10
+        );
+        assert_eq!(
+            cloneset_partition(Some(&IntOrPercent::Int(-2)), Some(10)).unwrap(),
+            0
+        );
+        assert_eq!(
+            cloneset_partition(Some(&IntOrPercent::Int(3)), Some(-1)).unwrap(),
+            0
+        );
         let e = cloneset_partition(Some(&s("5%%")), Some(10)).unwrap_err();
-        assert_eq!((e.kind, e.field.as_deref()), ("invalid_number", Some("partition")));
+        assert_eq!(
+            (e.kind, e.field.as_deref()),
+            ("invalid_number", Some("partition"))
+        );
     }
 
     #[test]
     fn daemonset_is_unclamped_and_rounds_down() {
-        assert_eq!(daemonset(Some(&s("50%")), 5, 5).unwrap(), Partition { partition: 2, max_updated: 3 });
-        assert_eq!(daemonset(Some(&s("150%")), 10, 10).unwrap(), Partition { partition: 15, max_updated: 0 });
-        assert_eq!(daemonset(Some(&IntOrPercent::Int(-3)), 10, 10).unwrap().max_updated, 10);
-        assert_eq!(daemonset(Some(&IntOrPercent::Int(-3)), 10, 4).unwrap().max_updated, 4);
-        assert_eq!(daemonset(Some(&s("-9223372036854775808%")), 100, 3).unwrap(), Partition { partition: 0, max_updated: 3 });
+        assert_eq!(
+            daemonset(Some(&s("50%")), 5, 5).unwrap(),
+            Partition {
+                partition: 2,
+                max_updated: 3
+            }
+        );
+        assert_eq!(
+            daemonset(Some(&s("150%")), 10, 10).unwrap(),
+            Partition {
+                partition: 15,
+                max_updated: 0
+            }
+        );
+        assert_eq!(
+            daemonset(Some(&IntOrPercent::Int(-3)), 10, 10)
+                .unwrap()
+                .max_updated,
+            10
+        );
+        assert_eq!(
+            daemonset(Some(&IntOrPercent::Int(-3)), 10, 4)
+                .unwrap()
+                .max_updated,
+            4
+        );
+        assert_eq!(
+            daemonset(Some(&s("-9223372036854775808%")), 100, 3).unwrap(),
+            Partition {
+                partition: 0,
+                max_updated: 3
+            }
+        );
         assert_eq!(
             daemonset(Some(&s("2147483648%")), 100, 100).unwrap(),
-            Partition { partition: -2147483648, max_updated: 100 }
+            Partition {
+                partition: -2147483648,
+                max_updated: 100
+            }
         );
-        assert_eq!(daemonset(Some(&s("50.5%")), 10, 10).unwrap_err().kind, "invalid_number");
-        assert_eq!(daemonset(Some(&s("50")), 10, 10).unwrap_err().kind, "not_a_percentage");
+        assert_eq!(
+            daemonset(Some(&s("50.5%")), 10, 10).unwrap_err().kind,
+            "invalid_number"
+        );
+        assert_eq!(
+            daemonset(Some(&s("50")), 10, 10).unwrap_err().kind,
+            "not_a_percentage"
+        );
     }
 
     #[test]
     fn statefulset_errors() {
-        assert_eq!(statefulset(Some(&s("50%")), 3).unwrap_err().kind, NOT_AN_INTEGER);
-        assert_eq!(statefulset(Some(&IntOrPercent::Int(-1)), 3).unwrap_err().kind, NEGATIVE_PARTITION);
-        assert_eq!(statefulset(Some(&IntOrPercent::Int(7)), 3).unwrap(), Partition { partition: 7, max_updated: 0 });
+        assert_eq!(
+            statefulset(Some(&s("50%")), 3).unwrap_err().kind,
+            NOT_AN_INTEGER
+        );
+        assert_eq!(
+            statefulset(Some(&IntOrPercent::Int(-1)), 3)
+                .unwrap_err()
+                .kind,
+            NEGATIVE_PARTITION
+        );
+        assert_eq!(
+            statefulset(Some(&IntOrPercent::Int(7)), 3).unwrap(),
+            Partition {
+                partition: 7,
+                max_updated: 0
+            }
+        );
     }
 }

@@ -5,7 +5,9 @@
 use serde::{Deserialize, Serialize};
 
 /// A pod's lifecycle state (label `lifecycle.apps.kruise.io/state`); `""` is [`LifecycleState::None`].
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 pub enum LifecycleState {
     /// No state label.
     #[default]
@@ -26,7 +28,9 @@ pub enum LifecycleState {
 }
 
 /// What the budget needs to know about one pod (other members are ignored).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "camelCase")]
 pub struct PodView {
     /// Its revision hash equals the update revision.
@@ -45,18 +49,29 @@ pub struct PodView {
 impl PodView {
     /// An available pod on the current (old) revision in state `Normal`.
     pub const fn available_old() -> PodView {
-        PodView { updated: false, lifecycle_state: LifecycleState::Normal, available: true, specified_delete: false }
+        PodView {
+            updated: false,
+            lifecycle_state: LifecycleState::Normal,
+            available: true,
+            specified_delete: false,
+        }
     }
 
     /// The controller's `IsPodAvailable`: lifecycle state empty or `Normal`, and available.
     pub fn is_available(&self) -> bool {
-        self.available && matches!(self.lifecycle_state, LifecycleState::None | LifecycleState::Normal)
+        self.available
+            && matches!(
+                self.lifecycle_state,
+                LifecycleState::None | LifecycleState::Normal
+            )
     }
 
     /// Whether the pod counts as updated: on the update revision, or (scale path with
     /// `PreparingUpdateAsUpdate`) in state `PreparingUpdate`.
     pub fn counts_as_updated(&self, preparing_update_as_update: bool) -> bool {
-        self.updated || (preparing_update_as_update && self.lifecycle_state == LifecycleState::PreparingUpdate)
+        self.updated
+            || (preparing_update_as_update
+                && self.lifecycle_state == LifecycleState::PreparingUpdate)
     }
 }
 
@@ -89,7 +104,11 @@ impl Counts {
     pub fn of(pods: &[PodView], preparing_update_as_update: bool) -> Counts {
         let mut c = Counts::default();
         for p in pods {
-            let g = if p.counts_as_updated(preparing_update_as_update) { &mut c.new } else { &mut c.old };
+            let g = if p.counts_as_updated(preparing_update_as_update) {
+                &mut c.new
+            } else {
+                &mut c.old
+            };
             g.count += 1;
             if p.lifecycle_state == LifecycleState::PreparingDelete {
                 g.pre_deleting += 1;
@@ -112,10 +131,17 @@ mod tests {
 
     #[test]
     fn specified_delete_and_unready_counts_once() {
-        let p =
-            PodView { updated: true, lifecycle_state: LifecycleState::None, available: false, specified_delete: true };
+        let p = PodView {
+            updated: true,
+            lifecycle_state: LifecycleState::None,
+            available: false,
+            specified_delete: true,
+        };
         let c = Counts::of(&[p], false);
-        assert_eq!((c.new.to_delete, c.new.unavailable, c.new.active), (1, 0, 1));
+        assert_eq!(
+            (c.new.to_delete, c.new.unavailable, c.new.active),
+            (1, 0, 1)
+        );
     }
 
     #[test]

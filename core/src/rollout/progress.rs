@@ -104,25 +104,44 @@ fn decide(
         && status.updated_replicas == r
         && status.updated_available_replicas == r
     {
-        return ("True", REASON_AVAILABLE, Some("CloneSet is available".into()));
+        return (
+            "True",
+            REASON_AVAILABLE,
+            Some("CloneSet is available".into()),
+        );
     }
     if spec.paused {
         return ("True", REASON_PAUSED, Some("CloneSet is paused".into()));
     }
-    if status.expected_updated_replicas < r && status.expected_updated_replicas <= status.updated_available_replicas {
-        return ("True", REASON_PARTITION_AVAILABLE, Some("CloneSet has been paused due to partition ready".into()));
+    if status.expected_updated_replicas < r
+        && status.expected_updated_replicas <= status.updated_available_replicas
+    {
+        return (
+            "True",
+            REASON_PARTITION_AVAILABLE,
+            Some("CloneSet has been paused due to partition ready".into()),
+        );
     }
     if let Some(c) = old
         && (c.reason == REASON_DEADLINE_EXCEEDED || deadline(c, pds).is_some_and(|d| d < now))
     {
-        let msg = format!("CloneSet revision {} has timed out progressing", status.update_revision);
+        let msg = format!(
+            "CloneSet revision {} has timed out progressing",
+            status.update_revision
+        );
         return ("False", REASON_DEADLINE_EXCEEDED, Some(msg));
     }
-    ("True", REASON_UPDATED, Some("CloneSet is progressing".into()))
+    (
+        "True",
+        REASON_UPDATED,
+        Some("CloneSet is progressing".into()),
+    )
 }
 
 fn deadline(c: &Condition, pds: i32) -> Option<Timestamp> {
-    c.last_update_time.checked_add(SignedDuration::from_secs(i64::from(pds))).ok()
+    c.last_update_time
+        .checked_add(SignedDuration::from_secs(i64::from(pds)))
+        .ok()
 }
 
 /// Evaluates the `Progressing` condition once.
@@ -139,10 +158,19 @@ fn deadline(c: &Condition, pds: i32) -> Option<Timestamp> {
 /// assert_eq!(p.condition.unwrap().reason, REASON_UPDATED);
 /// assert_eq!(p.requeue_after_seconds, Some(601));
 /// ```
-pub fn evaluate(spec: &ProgressSpec, status: &ProgressStatus, old: Option<&Condition>, now: Timestamp) -> Progress {
+pub fn evaluate(
+    spec: &ProgressSpec,
+    status: &ProgressStatus,
+    old: Option<&Condition>,
+    now: Timestamp,
+) -> Progress {
     let pds = match spec.progress_deadline_seconds {
         None | Some(NO_DEADLINE) => {
-            return Progress { condition: None, changed: old.is_some(), requeue_after_seconds: None };
+            return Progress {
+                condition: None,
+                changed: old.is_some(),
+                requeue_after_seconds: None,
+            };
         }
         Some(p) => p,
     };
@@ -161,15 +189,24 @@ pub fn evaluate(spec: &ProgressSpec, status: &ProgressStatus, old: Option<&Condi
         },
     };
     let changed = old.is_none_or(|c| c.status != condition.status || c.reason != condition.reason);
-    let requeue_after_seconds = (reason == REASON_UPDATED).then(|| requeue_seconds(&condition, pds, now));
-    Progress { condition: Some(condition), changed, requeue_after_seconds }
+    let requeue_after_seconds =
+        (reason == REASON_UPDATED).then(|| requeue_seconds(&condition, pds, now));
+    Progress {
+        condition: Some(condition),
+        changed,
+        requeue_after_seconds,
+    }
 }
 
 /// `after = lastUpdateTime + pds − now`; `after` when below one second, else `after + 1s`,
 /// in whole seconds (truncated).
 pub fn requeue_seconds(c: &Condition, pds: i32, now: Timestamp) -> i64 {
     let after = c.last_update_time.duration_since(now) + SignedDuration::from_secs(i64::from(pds));
-    let after = if after < SignedDuration::from_secs(1) { after } else { after + SignedDuration::from_secs(1) };
+    let after = if after < SignedDuration::from_secs(1) {
+        after
+    } else {
+        after + SignedDuration::from_secs(1)
+    };
     after.as_secs()
 }
 
@@ -289,7 +326,10 @@ pub fn progress(i: &ProgressInput) -> Result<ProgressOutput> {
             reason: c.reason.clone(),
             message: c.message.clone().unwrap_or_default(),
             last_update_time: parse_time(&c.last_update_time, "condition.lastUpdateTime")?,
-            last_transition_time: parse_time(&c.last_transition_time, "condition.lastTransitionTime")?,
+            last_transition_time: parse_time(
+                &c.last_transition_time,
+                "condition.lastTransitionTime",
+            )?,
         }),
     };
     let spec = ProgressSpec {
@@ -306,7 +346,11 @@ pub fn progress(i: &ProgressInput) -> Result<ProgressOutput> {
         last_update_time: format_time(c.last_update_time),
         last_transition_time: format_time(c.last_transition_time),
     });
-    Ok(ProgressOutput { condition, changed: p.changed, requeue_after_seconds: p.requeue_after_seconds })
+    Ok(ProgressOutput {
+        condition,
+        changed: p.changed,
+        requeue_after_seconds: p.requeue_after_seconds,
+    })
 }
 
 #[cfg(test)]
@@ -318,7 +362,11 @@ mod tests {
     }
 
     fn stalled() -> (ProgressSpec, ProgressStatus) {
-        let spec = ProgressSpec { replicas: 10, progress_deadline_seconds: Some(600), paused: false };
+        let spec = ProgressSpec {
+            replicas: 10,
+            progress_deadline_seconds: Some(600),
+            paused: false,
+        };
         let status = ProgressStatus {
             replicas: 10,
             updated_replicas: 3,
@@ -333,13 +381,18 @@ mod tests {
     #[test]
     fn deadline_is_strictly_after_pds() {
         let (spec, status) = stalled();
-        let first = evaluate(&spec, &status, None, t("2026-06-21T10:00:00Z")).condition.unwrap();
+        let first = evaluate(&spec, &status, None, t("2026-06-21T10:00:00Z"))
+            .condition
+            .unwrap();
         let at = evaluate(&spec, &status, Some(&first), t("2026-06-21T10:10:00Z"));
         assert_eq!(at.condition.as_ref().unwrap().reason, REASON_UPDATED);
         assert_eq!((at.changed, at.requeue_after_seconds), (false, Some(0)));
         let after = evaluate(&spec, &status, Some(&first), t("2026-06-21T10:10:01Z"));
         let c = after.condition.unwrap();
-        assert_eq!((c.status.as_str(), c.reason.as_str(), after.changed), ("False", REASON_DEADLINE_EXCEEDED, true));
+        assert_eq!(
+            (c.status.as_str(), c.reason.as_str(), after.changed),
+            ("False", REASON_DEADLINE_EXCEEDED, true)
+        );
         assert_eq!(c.message, "CloneSet revision r2 has timed out progressing");
         assert_eq!(c.last_transition_time, t("2026-06-21T10:10:01Z"));
         assert_eq!(after.requeue_after_seconds, None);
@@ -348,13 +401,26 @@ mod tests {
     #[test]
     fn exceeded_is_sticky_but_pause_replaces_it() {
         let (spec, status) = stalled();
-        let first = evaluate(&spec, &status, None, t("2026-06-21T10:00:00Z")).condition.unwrap();
-        let exceeded = evaluate(&spec, &status, Some(&first), t("2026-06-21T11:00:00Z")).condition.unwrap();
-        let new_rev = ProgressStatus { update_revision: "r3".into(), ..status.clone() };
+        let first = evaluate(&spec, &status, None, t("2026-06-21T10:00:00Z"))
+            .condition
+            .unwrap();
+        let exceeded = evaluate(&spec, &status, Some(&first), t("2026-06-21T11:00:00Z"))
+            .condition
+            .unwrap();
+        let new_rev = ProgressStatus {
+            update_revision: "r3".into(),
+            ..status.clone()
+        };
         let again = evaluate(&spec, &new_rev, Some(&exceeded), t("2026-06-21T11:00:05Z"));
         assert!(!again.changed);
-        assert_eq!(again.condition.as_ref().unwrap().message, "CloneSet revision r2 has timed out progressing");
-        let paused = ProgressSpec { paused: true, ..spec };
+        assert_eq!(
+            again.condition.as_ref().unwrap().message,
+            "CloneSet revision r2 has timed out progressing"
+        );
+        let paused = ProgressSpec {
+            paused: true,
+            ..spec
+        };
         let p = evaluate(&paused, &status, Some(&exceeded), t("2026-06-21T11:00:05Z"));
         assert_eq!(p.condition.unwrap().reason, REASON_PAUSED);
         assert!(p.changed);

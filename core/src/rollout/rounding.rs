@@ -21,17 +21,24 @@ pub struct Row {
 }
 
 fn cs_spec(total: i32) -> cloneset_budget::BudgetSpec {
-    cloneset_budget::BudgetSpec { replicas: total, ..Default::default() }
+    cloneset_budget::BudgetSpec {
+        replicas: total,
+        ..Default::default()
+    }
 }
 
 fn kruise_up(v: &IntOrPercent, total: i32) -> i64 {
-    v.scale(i64::from(total), true, Flavour::Kruise).unwrap_or(0)
+    v.scale(i64::from(total), true, Flavour::Kruise)
+        .unwrap_or(0)
 }
 
 fn ds_strategy(mu: Option<IntOrPercent>, ms: Option<IntOrPercent>) -> daemonset::UpdateStrategy {
     daemonset::UpdateStrategy {
         kind: "RollingUpdate".into(),
-        rolling_update: Some(daemonset::RollingUpdate { max_unavailable: mu, max_surge: ms }),
+        rolling_update: Some(daemonset::RollingUpdate {
+            max_unavailable: mu,
+            max_surge: ms,
+        }),
     }
 }
 
@@ -110,7 +117,8 @@ pub fn rows() -> Vec<Row> {
             field: "rollingUpdate.maxUnavailable (controller, maxSurge unset)",
             rule: "scaled, of nodes that should run the pod, up; both 0 → 1",
             cell: |v, t| {
-                daemonset::budget(&ds_strategy(Some(v.clone()), None), i64::from(t)).map_or(0, |b| b.max_unavailable)
+                daemonset::budget(&ds_strategy(Some(v.clone()), None), i64::from(t))
+                    .map_or(0, |b| b.max_unavailable)
             },
         },
         Row {
@@ -118,8 +126,11 @@ pub fn rows() -> Vec<Row> {
             field: "rollingUpdate.maxSurge (controller, maxUnavailable 0)",
             rule: "scaled, of nodes that should run the pod, up",
             cell: |v, t| {
-                daemonset::budget(&ds_strategy(Some(IntOrPercent::Int(0)), Some(v.clone())), i64::from(t))
-                    .map_or(0, |b| b.max_surge)
+                daemonset::budget(
+                    &ds_strategy(Some(IntOrPercent::Int(0)), Some(v.clone())),
+                    i64::from(t),
+                )
+                .map_or(0, |b| b.max_surge)
             },
         },
         Row {
@@ -147,7 +158,9 @@ pub fn rows() -> Vec<Row> {
 pub fn table() -> String {
     let mut out = String::new();
     out.push_str("# Rounding table\n\n");
-    out.push_str("<!-- Generated from kruise_core::rollout::rounding::table(); do not edit by hand.\n");
+    out.push_str(
+        "<!-- Generated from kruise_core::rollout::rounding::table(); do not edit by hand.\n",
+    );
     out.push_str(
         "     Regenerate: UPDATE_ROUNDING=1 cargo test -p kruise-proptests --test rollout rounding_table -->\n\n",
     );
@@ -155,9 +168,7 @@ pub fn table() -> String {
         "OpenKruise v1.9 turns the same percentage into different pod counts depending on the field and the\n",
     );
     out.push_str("workload: three parsers (`scaled`, `legacy`, `kruise`), different totals and different rounding\n");
-    out.push_str(
-        "(see `docs/rollout.md`). Each cell below is computed by kruise-core\n",
-    );
+    out.push_str("(see `docs/rollout.md`). Each cell below is computed by kruise-core\n");
     out.push_str("with the same function the decision uses.\n\n");
     out.push_str("| workload | field | read as |");
     for (p, t) in SAMPLES {
@@ -169,7 +180,10 @@ pub fn table() -> String {
     }
     out.push('\n');
     for row in rows() {
-        out.push_str(&format!("| {} | {} | {} |", row.workload, row.field, row.rule));
+        out.push_str(&format!(
+            "| {} | {} | {} |",
+            row.workload, row.field, row.rule
+        ));
         for (p, t) in SAMPLES {
             let v = IntOrPercent::String((*p).to_string());
             out.push_str(&format!(" {} |", (row.cell)(&v, *t)));

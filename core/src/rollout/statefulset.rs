@@ -10,7 +10,9 @@ use crate::intstr::{Flavour, IntOrPercent};
 pub fn update_max_unavailable(v: Option<&IntOrPercent>, replicas: i32) -> i64 {
     let x = match v {
         None => 1,
-        Some(v) => v.scale(i64::from(replicas), false, Flavour::Legacy).unwrap_or(0),
+        Some(v) => v
+            .scale(i64::from(replicas), false, Flavour::Legacy)
+            .unwrap_or(0),
     };
     x.max(1)
 }
@@ -33,6 +35,9 @@ mod tests {
         assert_eq!(update_max_unavailable(Some(&p("x")), 5), 1);
         assert_eq!(update_max_unavailable(None, 5), 1);
         assert_eq!(scale_max_unavailable(None, 5), None);
-        assert_eq!(scale_max_unavailable(Some(&IntOrPercent::Int(3)), 5), Some(3));
+        assert_eq!(
+            scale_max_unavailable(Some(&IntOrPercent::Int(3)), 5),
+            Some(3)
+        );
     }
 }

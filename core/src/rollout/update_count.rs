@@ -30,8 +30,10 @@ pub fn update_now(diffs: &Diffs, pods: &[PodView]) -> i64 {
     }
     let max = diffs.update_max_unavailable;
     let mut taken: i64 = 0;
-    let candidates =
-        pods.iter().filter(|p| p.updated != to_new && p.lifecycle_state != LifecycleState::PreparingDelete).take(limit);
+    let candidates = pods
+        .iter()
+        .filter(|p| p.updated != to_new && p.lifecycle_state != LifecycleState::PreparingDelete)
+        .take(limit);
     for p in candidates {
         if on_target + taken >= max {
             break;
@@ -52,12 +54,21 @@ mod tests {
     use super::*;
 
     fn pod(updated: bool, available: bool) -> PodView {
-        PodView { updated, lifecycle_state: LifecycleState::None, available, specified_delete: false }
+        PodView {
+            updated,
+            lifecycle_state: LifecycleState::None,
+            available,
+            specified_delete: false,
+        }
     }
 
     #[test]
     fn unavailable_candidates_do_not_spend_the_all_revision_budget() {
-        let d = Diffs { update_num: 3, update_max_unavailable: 2, ..Default::default() };
+        let d = Diffs {
+            update_num: 3,
+            update_max_unavailable: 2,
+            ..Default::default()
+        };
         // one unavailable old pod first, then available ones: 1 (unavailable) + 1 (available) = 2
         let pods = [pod(false, false), pod(false, true), pod(false, true)];
         assert_eq!(update_now(&d, &pods), 2);
@@ -68,8 +79,15 @@ mod tests {
 
     #[test]
     fn rollback_takes_updated_pods() {
-        let d = Diffs { update_num: -1, update_max_unavailable: 5, ..Default::default() };
+        let d = Diffs {
+            update_num: -1,
+            update_max_unavailable: 5,
+            ..Default::default()
+        };
         assert_eq!(update_now(&d, &[pod(false, true), pod(true, true)]), 1);
-        assert_eq!(update_now(&Diffs { update_num: 0, ..d }, &[pod(true, true)]), 0);
+        assert_eq!(
+            update_now(&Diffs { update_num: 0, ..d }, &[pod(true, true)]),
+            0
+        );
     }
 }

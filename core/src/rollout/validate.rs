@@ -26,7 +26,10 @@ pub struct Finding {
 }
 
 fn push(out: &mut Vec<Finding>, field: &str, reason: &'static str) {
-    out.push(Finding { field: field.to_string(), reason });
+    out.push(Finding {
+        field: field.to_string(),
+        reason,
+    });
 }
 
 /// CloneSet `spec.updateStrategy` as the webhook reads it (other members are ignored).
@@ -74,7 +77,10 @@ pub fn cloneset(spec: &CloneSetSpec) -> Vec<Finding> {
         push(&mut out, "spec.replicas", "negative");
     }
     let s = &spec.update_strategy;
-    if !matches!(s.kind.as_str(), "ReCreate" | "InPlaceIfPossible" | "InPlaceOnly") {
+    if !matches!(
+        s.kind.as_str(),
+        "ReCreate" | "InPlaceIfPossible" | "InPlaceOnly"
+    ) {
         push(&mut out, "spec.updateStrategy.type", "unsupported_type");
     }
     let total = i64::from(replicas);
@@ -82,7 +88,11 @@ pub fn cloneset(spec: &CloneSetSpec) -> Vec<Finding> {
     let partition = match s.partition.as_ref().map(kruise) {
         Some(Ok(v)) => v,
         _ => {
-            push(&mut out, "spec.updateStrategy.partition", "invalid_int_or_percent");
+            push(
+                &mut out,
+                "spec.updateStrategy.partition",
+                "invalid_int_or_percent",
+            );
             0
         }
     };
@@ -93,28 +103,48 @@ pub fn cloneset(spec: &CloneSetSpec) -> Vec<Finding> {
     if let Some(v) = &s.max_unavailable {
         match kruise(v) {
             Ok(x) => max_unavailable = x,
-            Err(_) => push(&mut out, "spec.updateStrategy.maxUnavailable", "invalid_int_or_percent"),
+            Err(_) => push(
+                &mut out,
+                "spec.updateStrategy.maxUnavailable",
+                "invalid_int_or_percent",
+            ),
         }
     }
     let mut max_surge = 0;
     if let Some(v) = &s.max_surge {
         match kruise(v) {
             Ok(x) => max_surge = x,
-            Err(_) => push(&mut out, "spec.updateStrategy.maxSurge", "invalid_int_or_percent"),
+            Err(_) => push(
+                &mut out,
+                "spec.updateStrategy.maxSurge",
+                "invalid_int_or_percent",
+            ),
         }
         if s.kind == "InPlaceOnly" && max_surge > 0 {
-            push(&mut out, "spec.updateStrategy.maxSurge", "surge_not_allowed_for_inplace_only");
+            push(
+                &mut out,
+                "spec.updateStrategy.maxSurge",
+                "surge_not_allowed_for_inplace_only",
+            );
         }
     }
     if replicas > 0 && max_unavailable < 1 && max_surge < 1 {
-        push(&mut out, "spec.updateStrategy.maxUnavailable", "both_less_than_one");
+        push(
+            &mut out,
+            "spec.updateStrategy.maxUnavailable",
+            "both_less_than_one",
+        );
     }
     if let Some(pds) = spec.progress_deadline_seconds {
         if pds < 0 {
             push(&mut out, "spec.progressDeadlineSeconds", "negative");
         }
         if pds != i32::MAX && pds <= spec.min_ready_seconds {
-            push(&mut out, "spec.progressDeadlineSeconds", "not_greater_than_min_ready_seconds");
+            push(
+                &mut out,
+                "spec.progressDeadlineSeconds",
+                "not_greater_than_min_ready_seconds",
+            );
         }
     }
     out
@@ -220,7 +250,10 @@ pub fn daemonset(spec: &DaemonSetSpec) -> Vec<Finding> {
     };
     const MU: &str = "spec.updateStrategy.rollingUpdate.maxUnavailable";
     const MS: &str = "spec.updateStrategy.rollingUpdate.maxSurge";
-    let has_u = fp.max_unavailable.as_ref().is_some_and(|v| int_value(v) != 0);
+    let has_u = fp
+        .max_unavailable
+        .as_ref()
+        .is_some_and(|v| int_value(v) != 0);
     if let (true, Some(v)) = (has_u, &fp.max_unavailable) {
         check_percent_or_int(v, MU, &mut out);
     }
@@ -240,10 +273,18 @@ pub fn daemonset(spec: &DaemonSetSpec) -> Vec<Finding> {
                 push(&mut out, MS, "surge_not_allowed_for_inplace");
             }
         }
-        _ => push(&mut out, "spec.updateStrategy.rollingUpdate.rollingUpdate.type", "unsupported_type"),
+        _ => push(
+            &mut out,
+            "spec.updateStrategy.rollingUpdate.rollingUpdate.type",
+            "unsupported_type",
+        ),
     }
     if let Some(p) = &fp.partition {
-        check_percent_or_int(p, "spec.updateStrategy.rollingUpdate.rollingUpdate.partition", &mut out);
+        check_percent_or_int(
+            p,
+            "spec.updateStrategy.rollingUpdate.rollingUpdate.partition",
+            &mut out,
+        );
     }
     out
 }
@@ -332,13 +373,21 @@ pub fn statefulset(spec: &StatefulSetSpec) -> Vec<Finding> {
         _ => push(&mut out, "spec.podManagementPolicy", "unsupported_type"),
     }
     let parallel = spec.pod_management_policy == "Parallel";
-    if let Some(v) = spec.scale_strategy.as_ref().and_then(|s| s.max_unavailable.as_ref()) {
+    if let Some(v) = spec
+        .scale_strategy
+        .as_ref()
+        .and_then(|s| s.max_unavailable.as_ref())
+    {
         sts_max_unavailable(v, parallel, "spec.scaleStrategy.maxUnavailable", &mut out);
     }
     let s = &spec.update_strategy;
     match (s.kind.as_str(), &s.rolling_update) {
         ("", _) => push(&mut out, "spec.updateStrategy", "required"),
-        ("OnDelete", Some(_)) => push(&mut out, "spec.updateStrategy.rollingUpdate", "only_for_rolling_update"),
+        ("OnDelete", Some(_)) => push(
+            &mut out,
+            "spec.updateStrategy.rollingUpdate",
+            "only_for_rolling_update",
+        ),
         ("OnDelete", None) | ("RollingUpdate", None) => {}
         ("RollingUpdate", Some(ru)) => {
             const F: &str = "spec.updateStrategy.rollingUpdate";
@@ -349,11 +398,17 @@ pub fn statefulset(spec: &StatefulSetSpec) -> Vec<Finding> {
             if mrs < 0 {
                 push(&mut out, &format!("{F}.minReadySeconds"), "negative");
             } else if mrs > 300 {
-                push(&mut out, &format!("{F}.minReadySeconds"), "more_than_300_seconds");
+                push(
+                    &mut out,
+                    &format!("{F}.minReadySeconds"),
+                    "more_than_300_seconds",
+                );
             }
             match &ru.max_unavailable {
                 None => push(&mut out, &format!("{F}.maxUnavailable"), "required"),
-                Some(v) => sts_max_unavailable(v, parallel, &format!("{F}.maxUnavailable"), &mut out),
+                Some(v) => {
+                    sts_max_unavailable(v, parallel, &format!("{F}.maxUnavailable"), &mut out)
+                }
             }
         }
         _ => push(&mut out, "spec.updateStrategy", "unsupported_type"),
@@ -410,9 +465,15 @@ impl ValidateInput {
     pub fn from_json(input: &Value) -> Result<ValidateInput> {
         let i: RawInput = crate::registry::decode(input)?;
         Ok(match i.kind.as_str() {
-            "CloneSet" => ValidateInput::CloneSet { spec: super::decode_member(&i.spec, "spec")? },
-            "DaemonSet" => ValidateInput::DaemonSet { spec: super::decode_member(&i.spec, "spec")? },
-            "StatefulSet" => ValidateInput::StatefulSet { spec: super::decode_member(&i.spec, "spec")? },
+            "CloneSet" => ValidateInput::CloneSet {
+                spec: super::decode_member(&i.spec, "spec")?,
+            },
+            "DaemonSet" => ValidateInput::DaemonSet {
+                spec: super::decode_member(&i.spec, "spec")?,
+            },
+            "StatefulSet" => ValidateInput::StatefulSet {
+                spec: super::decode_member(&i.spec, "spec")?,
+            },
             k => {
                 return Err(Error::invalid_input(
                     "kind",
@@ -465,7 +526,10 @@ mod tests {
             reasons(&cloneset(&spec)),
             [
                 ("spec.progressDeadlineSeconds", "negative"),
-                ("spec.progressDeadlineSeconds", "not_greater_than_min_ready_seconds")
+                (
+                    "spec.progressDeadlineSeconds",
+                    "not_greater_than_min_ready_seconds"
+                )
             ]
         );
     }
@@ -479,7 +543,10 @@ mod tests {
         };
         let spec = DaemonSetSpec {
             min_ready_seconds: 0,
-            update_strategy: DaemonSetStrategy { kind: "RollingUpdate".into(), rolling_update: Some(ru) },
+            update_strategy: DaemonSetStrategy {
+                kind: "RollingUpdate".into(),
+                rolling_update: Some(ru),
+            },
         };
         assert!(daemonset(&spec).is_empty());
     }
@@ -491,6 +558,9 @@ mod tests {
         assert_eq!(reasons(&out), [("f", "invalid_percent")]);
         let mut out = Vec::new();
         sts_max_unavailable(&IntOrPercent::String("0%".into()), false, "f", &mut out);
-        assert_eq!(reasons(&out), [("f", "less_than_one"), ("f", "requires_parallel")]);
+        assert_eq!(
+            reasons(&out),
+            [("f", "less_than_one"), ("f", "requires_parallel")]
+        );
     }
 }

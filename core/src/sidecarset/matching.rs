@@ -232,7 +232,10 @@ pub fn matches(input: &MatchInput) -> Result<MatchOutput> {
     {
         return Err(Error::invalid_input(
             "namespace.metadata.name",
-            format!("{:?} is not the pod's namespace {pod_ns:?}", ns.metadata.name),
+            format!(
+                "{:?} is not the pod's namespace {pod_ns:?}",
+                ns.metadata.name
+            ),
         ));
     }
     let spec = &input.sidecar_set.spec;
