@@ -69,37 +69,45 @@ func TestVectors(t *testing.T) {
 }
 
 func judgeCase(t *testing.T, c vectorCase) {
-	input := []byte(c.Input)
-	if len(input) == 0 {
-		input = []byte("null")
+	got, err := Call(c.Fn, orNull(c.Input))
+	judgeAnswer(t, c, got, err, "")
+}
+
+// orNull is a vector member's JSON, or null when the member is absent.
+func orNull(b json.RawMessage) []byte {
+	if len(b) == 0 {
+		return []byte("null")
 	}
-	got, err := Call(c.Fn, input)
+	return b
+}
+
+// judgeAnswer judges one answer of case c: the expected error kind, or an output that Matches
+// (the core's comparison rule) accepts. note ends every failure message.
+func judgeAnswer(t *testing.T, c vectorCase, got []byte, err error, note string) {
+	t.Helper()
 	if c.ExpectError != nil {
 		var kerr *Error
 		if err == nil {
-			t.Fatalf("expected error %q, got %s", *c.ExpectError, got)
+			t.Fatalf("expected error %q, got %s%s", *c.ExpectError, got, note)
 		}
 		if !errors.As(err, &kerr) {
 			t.Fatalf("expected *Error, got %T %v", err, err)
 		}
 		if kerr.Kind() != *c.ExpectError {
-			t.Fatalf("expected error %q, got %v", *c.ExpectError, kerr)
+			t.Fatalf("expected error %q, got %v%s", *c.ExpectError, kerr, note)
 		}
 		return
 	}
 	if err != nil {
-		t.Fatalf("expected %s, got error %v", c.Expect, err)
+		t.Fatalf("expected %s, got error %v%s", c.Expect, err, note)
 	}
-	expect := []byte(c.Expect)
-	if len(expect) == 0 {
-		expect = []byte("null")
-	}
+	expect := orNull(c.Expect)
 	ok, err := Matches(c.Fn, expect, got)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !ok {
-		t.Fatalf("expected %s, got %s", expect, got)
+		t.Fatalf("expected %s, got %s%s", expect, got, note)
 	}
 }
 

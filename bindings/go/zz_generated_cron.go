@@ -280,7 +280,7 @@ type CronIlpjSpec struct {
 	Images *[]string `json:"images,omitempty"`
 
 	// `podSelector`, a label selector of pods; null or absent: none.
-	PodSelector *CronLabelSelector `json:"podSelector,omitempty"`
+	PodSelector *K8sLabelSelector `json:"podSelector,omitempty"`
 
 	// `pullPolicy`; null or absent: none.
 	PullPolicy *CronPullPolicy `json:"pullPolicy,omitempty"`
@@ -333,18 +333,6 @@ type CronJobStateInput struct {
 	Status *CronChildStatus `json:"status,omitempty"`
 }
 
-// CronLabelSelector is `LabelSelector` of the cron family's schemas.
-//
-// A label selector as the API server serves it. `None` is absent (or null), `Some(empty)` is
-// present and empty: Go's `reflect.DeepEqual` tells those apart. Unknown members are ignored.
-type CronLabelSelector struct {
-	// `matchExpressions`.
-	MatchExpressions *[]CronRequirement `json:"matchExpressions,omitempty"`
-
-	// `matchLabels`.
-	MatchLabels *map[string]string `json:"matchLabels,omitempty"`
-}
-
 // CronNextInput is `NextInput` of the cron family's schemas.
 //
 // `cron.next` input.
@@ -372,7 +360,7 @@ type CronNextInput struct {
 // a label selector inlined next to them. Other members are ignored.
 type CronNodeSelector struct {
 	// Inline `matchExpressions`; null or absent: none.
-	MatchExpressions *[]CronRequirement `json:"matchExpressions,omitempty"`
+	MatchExpressions *[]K8sRequirement `json:"matchExpressions,omitempty"`
 
 	// Inline `matchLabels`; null or absent: none.
 	MatchLabels *map[string]string `json:"matchLabels,omitempty"`
@@ -553,20 +541,6 @@ const CronReasonDeadlineExceeded CronReason = "deadline_exceeded"
 
 // CronReasonConcurrencyForbid is "concurrency_forbid": `Forbid` with an active child.
 const CronReasonConcurrencyForbid CronReason = "concurrency_forbid"
-
-// CronRequirement is `Requirement` of the cron family's schemas.
-//
-// One `matchExpressions` entry; absent or null members read as Go's zero values.
-type CronRequirement struct {
-	// `key`; null or absent: `""`.
-	Key *string `json:"key,omitempty"`
-
-	// `operator`: `In`, `NotIn`, `Exists` or `DoesNotExist`; null or absent: `""`.
-	Operator *string `json:"operator,omitempty"`
-
-	// `values`.
-	Values *[]string `json:"values,omitempty"`
-}
 
 // CronTemplateRefs is `TemplateRefs` of the cron family's schemas.
 //

@@ -334,31 +334,6 @@ type PubFeatureGates struct {
 	PodWebhook *bool `json:"PodWebhook,omitempty"`
 }
 
-// PubLabelRequirement is `LabelRequirement` of the pub family's schemas.
-//
-// One `matchExpressions` entry.
-type PubLabelRequirement struct {
-	// `key`.
-	Key *string `json:"key,omitempty"`
-
-	// `operator`: `In`, `NotIn`, `Exists`, `DoesNotExist`.
-	Operator *string `json:"operator,omitempty"`
-
-	// `values`.
-	Values *[]string `json:"values,omitempty"`
-}
-
-// PubLabelSelector is `LabelSelector` of the pub family's schemas.
-//
-// A Kubernetes label selector.
-type PubLabelSelector struct {
-	// `matchExpressions`.
-	MatchExpressions *[]PubLabelRequirement `json:"matchExpressions,omitempty"`
-
-	// `matchLabels`.
-	MatchLabels *map[string]string `json:"matchLabels,omitempty"`
-}
-
 // PubMatchInput is `MatchInput` of the pub family's schemas.
 //
 // `pub.match` input.
@@ -394,42 +369,13 @@ type PubMatchOutput struct {
 	Pubs []PubPubCover `json:"pubs"`
 }
 
-// PubMatchOwnerReference is `MatchOwnerReference` of the pub family's schemas.
-//
-// One `metadata.ownerReferences` entry; other members (`uid`, `blockOwnerDeletion`) are ignored.
-type PubMatchOwnerReference struct {
-	// `apiVersion` of the owner, e.g. `apps.kruise.io/v1alpha1`; null or absent: `""`.
-	ApiVersion *string `json:"apiVersion,omitempty"`
-
-	// `controller`: the first reference with `true` is the controller reference
-	// (`metav1.GetControllerOf`); null or absent: not a controller reference.
-	Controller *bool `json:"controller,omitempty"`
-
-	// `kind` of the owner, e.g. `CloneSet`; null or absent: `""`.
-	Kind *string `json:"kind,omitempty"`
-
-	// `name` of the owner; null or absent: `""`.
-	Name *string `json:"name,omitempty"`
-}
-
-// PubMatchPod is `MatchPod` of the pub family's schemas.
-//
-// A Pod, reduced to the members the matching decisions read.
-type PubMatchPod struct {
-	// `metadata`; absent or null: the zero metadata.
-	Metadata *PubMatchPodMeta `json:"metadata,omitempty"`
-
-	// `status`; absent or null: the zero status (phase `""`).
-	Status *PubMatchPodStatus `json:"status,omitempty"`
-}
-
 // PubMatchPodEntry is `MatchPodEntry` of the pub family's schemas.
 //
 // One pod and the workload the controller finder resolves its controller reference to.
 type PubMatchPodEntry struct {
 	// The pod (a whole Pod may be passed); absent or null: the zero pod. An empty namespace
 	// lists the PUBs of every namespace.
-	Pod *PubMatchPod `json:"pod,omitempty"`
+	Pod *K8sMatchPod `json:"pod,omitempty"`
 
 	// The workload `controllerfinder.GetScaleAndSelectorForRef` answers for the pod's
 	// controller reference: a ReplicaSet owned by a Deployment resolves to the Deployment, other
@@ -441,37 +387,6 @@ type PubMatchPodEntry struct {
 	// the pod has no workload, and a PUB of its namespace whose `targetRef` names that
 	// controller reference covers no pod. Null or absent: false.
 	WorkloadNotFound *bool `json:"workloadNotFound,omitempty"`
-}
-
-// PubMatchPodMeta is `MatchPodMeta` of the pub family's schemas.
-//
-// Pod `metadata` members the matching decisions read.
-type PubMatchPodMeta struct {
-	// `metadata.deletionTimestamp` (RFC 3339); only its presence matters: a pod that has one is
-	// terminating, not active. Null or absent: none.
-	DeletionTimestamp *string `json:"deletionTimestamp,omitempty"`
-
-	// `metadata.labels`; null or absent: none.
-	Labels *map[string]string `json:"labels,omitempty"`
-
-	// `metadata.name`; null or absent: `""`. Only reported, never compared.
-	Name *string `json:"name,omitempty"`
-
-	// `metadata.namespace`; null or absent: `""` (see each fn for how `""` is read).
-	Namespace *string `json:"namespace,omitempty"`
-
-	// `metadata.ownerReferences`, in order; null or absent: none. A null entry is the zero
-	// reference (not a controller reference).
-	OwnerReferences *[]*PubMatchOwnerReference `json:"ownerReferences,omitempty"`
-}
-
-// PubMatchPodStatus is `MatchPodStatus` of the pub family's schemas.
-//
-// Pod `status` members the matching decisions read.
-type PubMatchPodStatus struct {
-	// `status.phase` (`Pending`, `Running`, `Succeeded`, `Failed`, `Unknown`); null or absent:
-	// `""`. `Succeeded` and `Failed` pods are not active.
-	Phase *string `json:"phase,omitempty"`
 }
 
 // PubMatchPub is `MatchPub` of the pub family's schemas.
@@ -504,7 +419,7 @@ type PubMatchPubMeta struct {
 type PubMatchPubSpec struct {
 	// `spec.selector`. Null or absent (Go nil): protects and covers no pod by labels. `{}`
 	// (empty): protects no pod, but covers every active pod of the namespace.
-	Selector *PubLabelSelector `json:"selector,omitempty"`
+	Selector *K8sLabelSelector `json:"selector,omitempty"`
 
 	// `spec.targetRef`: the workload whose pods it protects; wins over the selector when set.
 	TargetRef *PubTargetRef `json:"targetRef,omitempty"`
@@ -775,7 +690,7 @@ type PubPubSpec struct {
 	ProtectTotalReplicas *int32 `json:"protectTotalReplicas,omitempty"`
 
 	// `spec.selector` (label selector).
-	Selector *PubLabelSelector `json:"selector,omitempty"`
+	Selector *K8sLabelSelector `json:"selector,omitempty"`
 
 	// `spec.targetRef` (wins over the selector).
 	TargetRef *PubTargetRef `json:"targetRef,omitempty"`
@@ -930,7 +845,8 @@ type PubResponseStatus struct {
 
 // PubReviewResponse is `ReviewResponse` of the pub family's schemas.
 //
-// The `admission.k8s.io/v1` `AdmissionResponse` the webhook returns (the members it sets).
+// The `admission.k8s.io/v1` `AdmissionResponse` the webhook returns (the members it sets); it
+// also reads back from JSON (other members ignored), e.g. inside a returned review.
 type PubReviewResponse struct {
 	// Whether the request is allowed.
 	Allowed bool `json:"allowed"`

@@ -10,18 +10,6 @@ type SidecarsetInjectionStrategy struct {
 	Paused *bool `json:"paused,omitempty"`
 }
 
-// SidecarsetLabelSelector is `LabelSelector` of the sidecarset family's schemas.
-//
-// A label selector as the API server serves it. `None` is absent (or null), `Some(empty)` is
-// present and empty: Go's `reflect.DeepEqual` tells those apart. Unknown members are ignored.
-type SidecarsetLabelSelector struct {
-	// `matchExpressions`.
-	MatchExpressions *[]SidecarsetRequirement `json:"matchExpressions,omitempty"`
-
-	// `matchLabels`.
-	MatchLabels *map[string]string `json:"matchLabels,omitempty"`
-}
-
 // SidecarsetMatchInput is `MatchInput` of the sidecarset family's schemas.
 //
 // `sidecarset.match` input.
@@ -34,7 +22,7 @@ type SidecarsetMatchInput struct {
 
 	// The pod being created or updated (a whole Pod may be passed). An empty
 	// `metadata.namespace` is read as `default`, as the webhook does.
-	Pod SidecarsetMatchPod `json:"pod"`
+	Pod K8sMatchPod `json:"pod"`
 
 	// The SidecarSet (apps.kruise.io/v1beta1; a v1alpha1 object's `spec.namespace` is converted
 	// as the API server's conversion does: it replaces `namespaceSelector` by
@@ -47,7 +35,7 @@ type SidecarsetMatchInput struct {
 	// [openkruise]` and `kubernetes.io/metadata.name NotIn [kube-system]`. The kustomize
 	// manifests of the kruise repository (`config/webhook/patch_manifests.yaml`) use
 	// `control-plane DoesNotExist`; `{}` selects every namespace.
-	WebhookNamespaceSelector *SidecarsetLabelSelector `json:"webhookNamespaceSelector,omitempty"`
+	WebhookNamespaceSelector *K8sLabelSelector `json:"webhookNamespaceSelector,omitempty"`
 }
 
 // SidecarsetMatchOutput is `MatchOutput` of the sidecarset family's schemas.
@@ -59,66 +47,6 @@ type SidecarsetMatchOutput struct {
 
 	// The rule that decided.
 	Reason SidecarsetMatchReason `json:"reason"`
-}
-
-// SidecarsetMatchOwnerReference is `MatchOwnerReference` of the sidecarset family's schemas.
-//
-// One `metadata.ownerReferences` entry; other members (`uid`, `blockOwnerDeletion`) are ignored.
-type SidecarsetMatchOwnerReference struct {
-	// `apiVersion` of the owner, e.g. `apps.kruise.io/v1alpha1`; null or absent: `""`.
-	ApiVersion *string `json:"apiVersion,omitempty"`
-
-	// `controller`: the first reference with `true` is the controller reference
-	// (`metav1.GetControllerOf`); null or absent: not a controller reference.
-	Controller *bool `json:"controller,omitempty"`
-
-	// `kind` of the owner, e.g. `CloneSet`; null or absent: `""`.
-	Kind *string `json:"kind,omitempty"`
-
-	// `name` of the owner; null or absent: `""`.
-	Name *string `json:"name,omitempty"`
-}
-
-// SidecarsetMatchPod is `MatchPod` of the sidecarset family's schemas.
-//
-// A Pod, reduced to the members the matching decisions read.
-type SidecarsetMatchPod struct {
-	// `metadata`; absent or null: the zero metadata.
-	Metadata *SidecarsetMatchPodMeta `json:"metadata,omitempty"`
-
-	// `status`; absent or null: the zero status (phase `""`).
-	Status *SidecarsetMatchPodStatus `json:"status,omitempty"`
-}
-
-// SidecarsetMatchPodMeta is `MatchPodMeta` of the sidecarset family's schemas.
-//
-// Pod `metadata` members the matching decisions read.
-type SidecarsetMatchPodMeta struct {
-	// `metadata.deletionTimestamp` (RFC 3339); only its presence matters: a pod that has one is
-	// terminating, not active. Null or absent: none.
-	DeletionTimestamp *string `json:"deletionTimestamp,omitempty"`
-
-	// `metadata.labels`; null or absent: none.
-	Labels *map[string]string `json:"labels,omitempty"`
-
-	// `metadata.name`; null or absent: `""`. Only reported, never compared.
-	Name *string `json:"name,omitempty"`
-
-	// `metadata.namespace`; null or absent: `""` (see each fn for how `""` is read).
-	Namespace *string `json:"namespace,omitempty"`
-
-	// `metadata.ownerReferences`, in order; null or absent: none. A null entry is the zero
-	// reference (not a controller reference).
-	OwnerReferences *[]*SidecarsetMatchOwnerReference `json:"ownerReferences,omitempty"`
-}
-
-// SidecarsetMatchPodStatus is `MatchPodStatus` of the sidecarset family's schemas.
-//
-// Pod `status` members the matching decisions read.
-type SidecarsetMatchPodStatus struct {
-	// `status.phase` (`Pending`, `Running`, `Succeeded`, `Failed`, `Unknown`); null or absent:
-	// `""`. `Succeeded` and `Failed` pods are not active.
-	Phase *string `json:"phase,omitempty"`
 }
 
 // SidecarsetMatchReason is `MatchReason` of the sidecarset family's schemas.
@@ -176,20 +104,6 @@ type SidecarsetNamespaceObject struct {
 	Metadata *SidecarsetNamespaceMeta `json:"metadata,omitempty"`
 }
 
-// SidecarsetRequirement is `Requirement` of the sidecarset family's schemas.
-//
-// One `matchExpressions` entry; absent or null members read as Go's zero values.
-type SidecarsetRequirement struct {
-	// `key`; null or absent: `""`.
-	Key *string `json:"key,omitempty"`
-
-	// `operator`: `In`, `NotIn`, `Exists` or `DoesNotExist`; null or absent: `""`.
-	Operator *string `json:"operator,omitempty"`
-
-	// `values`.
-	Values *[]string `json:"values,omitempty"`
-}
-
 // SidecarsetSidecarSetObject is `SidecarSetObject` of the sidecarset family's schemas.
 //
 // A SidecarSet object, reduced to the members matching reads.
@@ -214,11 +128,11 @@ type SidecarsetSidecarSetSpec struct {
 
 	// `spec.namespaceSelector`: the namespaces whose pods it injects, matched against the
 	// Namespace's labels. Null or absent: every namespace; `{}`: every existing namespace.
-	NamespaceSelector *SidecarsetLabelSelector `json:"namespaceSelector,omitempty"`
+	NamespaceSelector *K8sLabelSelector `json:"namespaceSelector,omitempty"`
 
 	// `spec.selector`: the pods to inject. Null or absent (Go nil): matches no pod; `{}`: the
 	// empty selector, which the webhook also treats as matching no pod.
-	Selector *SidecarsetLabelSelector `json:"selector,omitempty"`
+	Selector *K8sLabelSelector `json:"selector,omitempty"`
 }
 
 // SidecarsetMatch calls "sidecarset.match": whether a SidecarSet applies to a pod at injection (webhook namespace selector, active pod, namespace index, paused, namespaceSelector, selector), with the rule that decided.

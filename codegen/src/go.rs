@@ -11,7 +11,7 @@
 //! The text is what gofmt prints (fields and constants are separated by blank lines, so no column
 //! alignment is needed).
 
-use crate::model::{Def, Field, FnInfo, Ty, family_defs, upper_camel};
+use crate::model::{Def, Field, FnInfo, SHARED_MODULE, Shared, Ty, family_defs, upper_camel};
 use crate::{Case, Files, typed_by_family};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -24,9 +24,14 @@ pub fn function_name(f: &FnInfo) -> String {
 }
 
 pub(crate) fn generate(fns: &[FnInfo], vectors: &[Case], files: &mut Files) -> Result<(), String> {
+    let shared = crate::model::shared_defs(fns)?;
+    files.insert(
+        format!("{DIR}/zz_generated_{SHARED_MODULE}.go"),
+        Family::shared(&shared).file(&[])?,
+    );
     let mut examples = Vec::new();
     for (family, fs) in typed_by_family(fns) {
-        let g = Family::new(&family, &fs)?;
+        let g = Family::new(&family, &fs, &shared)?;
         files.insert(format!("{DIR}/zz_generated_{family}.go"), g.file(&fs)?);
         if let Some(ex) = example(&fs, vectors)? {
             examples.push(ex);
@@ -78,11 +83,43 @@ struct Family<'a> {
     defs: BTreeMap<String, Def>,
     /// Def name -> Go type name (for objects and enums; aliases are inlined).
     names: BTreeMap<String, String>,
+    /// The defs written in the shared file, not in this one (name -> the families using it).
+    shared: BTreeMap<String, BTreeSet<String>>,
+    /// Whether this is the shared file.
+    is_shared: bool,
+}
+
+/// The Go name of a shared def: `K8s<Def>`.
+fn shared_name(n: &str) -> String {
+    format!("{}{n}", upper_camel(SHARED_MODULE))
 }
 
 impl<'a> Family<'a> {
-    fn new(family: &'a str, fs: &[&FnInfo]) -> Result<Self, String> {
+    /// The shared file: every shared def, named `K8s<Def>`.
+    fn shared(shared: &'a Shared) -> Family<'a> {
+        let names = shared
+            .defs
+            .iter()
+            .filter(|(_, d)| !matches!(d, Def::Alias { .. }))
+            .map(|(n, _)| (n.clone(), shared_name(n)))
+            .collect();
+        Family {
+            family: SHARED_MODULE,
+            prefix: upper_camel(SHARED_MODULE),
+            defs: shared.defs.clone(),
+            names,
+            shared: shared.families.clone(),
+            is_shared: true,
+        }
+    }
+
+    fn new(family: &'a str, fs: &[&FnInfo], shared: &Shared) -> Result<Self, String> {
         let defs = family_defs(fs.iter().copied())?;
+        let used: BTreeMap<String, BTreeSet<String>> = defs
+            .iter()
+            .filter(|(n, d)| shared.has(n, d))
+            .map(|(n, _)| (n.clone(), shared.families[n].clone()))
+            .collect();
         let prefix = upper_camel(family);
         let funcs: BTreeSet<String> = fs.iter().map(|f| function_name(f)).collect();
         // A def that is an fn's input or output takes the fn-level name.
@@ -109,6 +146,10 @@ impl<'a> Family<'a> {
             if matches!(d, Def::Alias { .. }) {
                 continue;
             }
+            if used.contains_key(n) {
+                names.insert(n.clone(), shared_name(n));
+                continue;
+            }
             let mut go = fixed
                 .get(n)
                 .cloned()
@@ -128,6 +169,8 @@ impl<'a> Family<'a> {
             prefix,
             defs,
             names,
+            shared: used,
+            is_shared: false,
         })
     }
 
@@ -232,7 +275,14 @@ impl<'a> Family<'a> {
             return Ok(String::new());
         };
         let mut out = String::new();
-        let head = format!("{go} is `{n}` of the {} family's schemas.", self.family);
+        let head = match self.shared.get(n) {
+            Some(_) if !self.is_shared => return Ok(String::new()),
+            Some(fams) => format!(
+                "{go} is `{n}` of the {} families' schemas, written once.",
+                fams.iter().cloned().collect::<Vec<_>>().join(", ")
+            ),
+            None => format!("{go} is `{n}` of the {} family's schemas.", self.family),
+        };
         out.push_str(&comment(
             &match d.doc() {
                 Some(doc) => format!("{head}\n\n{doc}"),
@@ -563,6 +613,8 @@ mod tests {
             prefix: "T".into(),
             names: BTreeMap::new(),
             defs,
+            shared: BTreeMap::new(),
+            is_shared: false,
         }
     }
 

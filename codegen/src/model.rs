@@ -6,7 +6,7 @@
 //! emitter writes has a name.
 
 use serde_json::{Map, Value};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// A value's type.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -618,6 +618,105 @@ pub fn family_defs<'a>(
         }
     }
     Ok(all.into_iter().map(|(k, (d, _))| (k, d)).collect())
+}
+
+/// The named types that more than one family uses with the same shape: written once, in the shared
+/// module (Python `kruise_core/k8s.py`, Go `zz_generated_k8s.go` with the `K8s` prefix), and
+/// referred to by the family modules.
+#[derive(Debug, Clone, Default)]
+pub struct Shared {
+    /// Name -> shape.
+    pub defs: BTreeMap<String, Def>,
+    /// Name -> the families that use it.
+    pub families: BTreeMap<String, BTreeSet<String>>,
+}
+
+impl Shared {
+    /// Whether the family's definition `name` (shape `def`) is the shared one.
+    pub fn has(&self, name: &str, def: &Def) -> bool {
+        self.defs.get(name) == Some(def)
+    }
+}
+
+/// The prefix of a shared type's Go name and the name of the shared Python module / Go file.
+pub const SHARED_MODULE: &str = "k8s";
+
+/// The definitions shared across families: a name that two or more families give the same shape
+/// (when families disagree on a name's shape, the shape most of them use is shared, ties going to
+/// the alphabetically first family, and the others keep their own). A fn's input or output type is
+/// never shared (it carries the fn-level name), and a type is shared only if every type it refers
+/// to is shared with the same shape, so the shared module needs nothing from a family.
+pub fn shared_defs(fns: &[FnInfo]) -> Result<Shared, String> {
+    let mut per_family: BTreeMap<String, BTreeMap<String, Def>> = BTreeMap::new();
+    let mut io: BTreeSet<String> = BTreeSet::new();
+    let mut families: BTreeSet<String> = BTreeSet::new();
+    for f in fns {
+        if let Some(t) = &f.typed {
+            families.insert(f.family.clone());
+            for ty in [&t.input, &t.output] {
+                if let Ty::Named(n) = ty.non_null() {
+                    io.insert(n.clone());
+                }
+            }
+        }
+    }
+    for fam in &families {
+        per_family.insert(
+            fam.clone(),
+            family_defs(fns.iter().filter(|f| &f.family == fam))?,
+        );
+    }
+    // name -> shapes, each with the families that use it.
+    let mut shapes: BTreeMap<String, Vec<(Def, BTreeSet<String>)>> = BTreeMap::new();
+    for (fam, defs) in &per_family {
+        for (n, d) in defs {
+            if io.contains(n) {
+                continue;
+            }
+            let v = shapes.entry(n.clone()).or_default();
+            match v.iter_mut().find(|(s, _)| s == d) {
+                Some((_, fs)) => {
+                    fs.insert(fam.clone());
+                }
+                None => v.push((d.clone(), BTreeSet::from([fam.clone()]))),
+            }
+        }
+    }
+    let mut out = Shared::default();
+    for (n, v) in shapes {
+        let best = v
+            .into_iter()
+            .filter(|(_, fs)| fs.len() > 1)
+            .max_by(|a, b| a.1.len().cmp(&b.1.len()).then_with(|| b.1.cmp(&a.1)));
+        if let Some((d, fs)) = best {
+            out.defs.insert(n.clone(), d);
+            out.families.insert(n, fs);
+        }
+    }
+    // Drop a type whose references are not all shared with the shape its families use.
+    loop {
+        let drop: Vec<String> = out
+            .defs
+            .iter()
+            .filter(|(n, d)| {
+                def_refs(d).iter().any(|r| {
+                    !out.defs.contains_key(r)
+                        || out.families[*n]
+                            .iter()
+                            .any(|fam| per_family[fam].get(r) != out.defs.get(r))
+                })
+            })
+            .map(|(n, _)| n.clone())
+            .collect();
+        if drop.is_empty() {
+            break;
+        }
+        for n in drop {
+            out.defs.remove(&n);
+            out.families.remove(&n);
+        }
+    }
+    Ok(out)
 }
 
 /// The names a type refers to.

@@ -4,7 +4,7 @@
 //! The modules run on Python 3.9+: no `X | Y` at runtime (`Optional`/`Union`), `TypedDict`,
 //! `NotRequired` and `TypeAlias` from typing_extensions, forward references quoted.
 
-use crate::model::{Def, FnInfo, Ty, dependency_order, family_defs};
+use crate::model::{Def, FnInfo, SHARED_MODULE, Shared, Ty, dependency_order, family_defs};
 use crate::{Files, HEADER, error_kinds, typed_by_family};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -76,8 +76,10 @@ pub fn qualified_name(f: &FnInfo) -> String {
 }
 
 pub(crate) fn generate(fns: &[FnInfo], files: &mut Files) -> Result<(), String> {
+    let shared = crate::model::shared_defs(fns)?;
+    files.insert(format!("{DIR}/{SHARED_MODULE}.py"), shared_module(&shared));
     for (family, fs) in typed_by_family(fns) {
-        files.insert(format!("{DIR}/{family}.py"), module(&family, &fs)?);
+        files.insert(format!("{DIR}/{family}.py"), module(&family, &fs, &shared)?);
     }
     files.insert(format!("{DIR}/_typed.py"), typed_module(fns));
     Ok(())
@@ -232,8 +234,43 @@ fn def_text(name: &str, d: &Def, ctx: &Ctx<'_>) -> String {
     out
 }
 
-fn module(family: &str, fs: &[&FnInfo]) -> Result<String, String> {
-    let defs = family_defs(fs.iter().copied())?;
+const TYPING_IMPORTS: &str = "\nfrom typing import Any, Dict, List, Literal, Optional, Tuple, Union, cast\n\n\
+     from typing_extensions import NotRequired, TypeAlias, TypedDict\n\n";
+
+/// `kruise_core/k8s.py`: the TypedDicts and aliases that several families share, written once; the
+/// family modules import (and re-export) them.
+fn shared_module(shared: &Shared) -> String {
+    let mut out = format!("# {HEADER}\n");
+    out.push_str(&docstring(
+        "Kubernetes shapes that several families' fns take or answer, written once (TypedDicts with\n\
+         the JSON's camelCase keys); each family module re-exports the ones it uses.",
+        "",
+    ));
+    out.push_str(TYPING_IMPORTS.trim_end_matches('\n'));
+    out.push('\n');
+    let mut defined = BTreeSet::new();
+    for name in dependency_order(&shared.defs) {
+        defined.insert(name.clone());
+        let ctx = Ctx { defined: &defined };
+        out.push_str("\n\n");
+        out.push_str(&def_text(&name, &shared.defs[&name], &ctx));
+    }
+    out.push_str("\n\n__all__ = [\n");
+    for n in shared.defs.keys() {
+        out.push_str(&format!("    {},\n", str_lit(n)));
+    }
+    out.push_str("]\n");
+    out
+}
+
+fn module(family: &str, fs: &[&FnInfo], shared: &Shared) -> Result<String, String> {
+    let mut defs = family_defs(fs.iter().copied())?;
+    let imported: BTreeSet<String> = defs
+        .iter()
+        .filter(|(n, d)| shared.has(n, d))
+        .map(|(n, _)| n.clone())
+        .collect();
+    defs.retain(|n, _| !imported.contains(n));
     let mut out = format!("# {HEADER}\n");
     out.push_str(&docstring(
         &format!(
@@ -244,9 +281,15 @@ fn module(family: &str, fs: &[&FnInfo]) -> Result<String, String> {
         ),
         "",
     ));
-    out.push_str("\nfrom typing import Any, Dict, List, Literal, Optional, Tuple, Union, cast\n\n");
-    out.push_str("from typing_extensions import NotRequired, TypeAlias, TypedDict\n\n");
+    out.push_str(TYPING_IMPORTS);
     out.push_str("from ._kruise_core import call\n");
+    if !imported.is_empty() {
+        out.push_str(&format!("from .{SHARED_MODULE} import (\n"));
+        for n in &imported {
+            out.push_str(&format!("    {n} as {n},\n"));
+        }
+        out.push_str(")\n");
+    }
     let extras: Vec<&(&str, &str, &[&str])> = EXTRAS.iter().filter(|e| e.0 == family).collect();
     for (_, m, names) in &extras {
         let names = names
@@ -267,7 +310,7 @@ fn module(family: &str, fs: &[&FnInfo]) -> Result<String, String> {
             if *ty.non_null() == Ty::Named(name.clone()) {
                 continue;
             }
-            if defs.contains_key(&name) {
+            if defs.contains_key(&name) || imported.contains(&name) {
                 return Err(format!(
                     "{}: a type is named {name} but it is not the fn's {suffix}",
                     f.id
@@ -281,7 +324,7 @@ fn module(family: &str, fs: &[&FnInfo]) -> Result<String, String> {
             }
         }
     }
-    let mut defined = BTreeSet::new();
+    let mut defined = imported.clone();
     for name in dependency_order(&defs) {
         defined.insert(name.clone());
         let ctx = Ctx { defined: &defined };
@@ -295,6 +338,7 @@ fn module(family: &str, fs: &[&FnInfo]) -> Result<String, String> {
     let mut all: Vec<String> = defs
         .keys()
         .cloned()
+        .chain(imported.iter().cloned())
         .chain(aliases.keys().cloned())
         .collect();
     for f in fs {

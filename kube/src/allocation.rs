@@ -11,23 +11,10 @@
 
 use k8s_openapi::api::core::v1 as corev1;
 use kruise_core::allocation::{
-    self as alloc, AllocateOutcome, Timestamp, UdSpec, UdStatus, Workload,
+    self as alloc, AllocateOutcome, Timestamp, UdSpec, UdStatus, Workload, WorkloadSpec,
+    WorkloadStatus,
 };
 use std::collections::BTreeMap;
-
-/// One subset workload as the controller sees it: its `spec.replicas`, `status.replicas`,
-/// `status.readyReplicas` and its pods.
-#[derive(Debug, Clone, Default)]
-pub struct SubsetWorkload {
-    /// Workload `spec.replicas`.
-    pub replicas: i32,
-    /// Workload `status.replicas`.
-    pub status_replicas: i32,
-    /// Workload `status.readyReplicas`.
-    pub ready_replicas: i32,
-    /// The workload's pods.
-    pub pods: Vec<corev1::Pod>,
-}
 
 fn time(t: &k8s_openapi::apimachinery::pkg::apis::meta::v1::Time) -> Option<Timestamp> {
     crate::core_time(t.0, "time").ok()
@@ -64,9 +51,24 @@ pub fn pod_from_k8s(pod: &corev1::Pod) -> alloc::Pod {
     }
 }
 
+/// The core's subset workload ([`Workload`]) for a workload's `spec` (`replicas`), `status`
+/// (`replicas`, `readyReplicas`) and its k8s-openapi pods, converted by [`pod_from_k8s`].
+pub fn workload_from_k8s(
+    spec: WorkloadSpec,
+    status: WorkloadStatus,
+    pods: &[corev1::Pod],
+) -> Workload {
+    Workload {
+        spec,
+        status,
+        pods: pods.iter().map(pod_from_k8s).collect(),
+        ..Default::default()
+    }
+}
+
 /// Runs one reconcile's allocation (statuses, allocator) for `spec`/`status` and the
-/// existing subset workloads (keyed by subset name) at `now` (k8s-openapi's jiff, e.g.
-/// `k8s_openapi::jiff::Timestamp::now()`).
+/// existing subset workloads (keyed by subset name; see [`workload_from_k8s`]) at `now`
+/// (k8s-openapi's jiff, e.g. `k8s_openapi::jiff::Timestamp::now()`).
 ///
 /// Errors: the core's allocation errors (`min_greater_than_max`, `specified_exceeds_total`, ...,
 /// `duplicate_subset_name`) and `invalid_input` for a pod without `creationTimestamp` where the
@@ -76,29 +78,16 @@ pub fn allocate(
     status: &UdStatus,
     current_revision: &str,
     updated_revision: &str,
-    subsets: &BTreeMap<String, SubsetWorkload>,
+    subsets: &BTreeMap<String, Workload>,
     now: k8s_openapi::jiff::Timestamp,
 ) -> kruise_core::Result<AllocateOutcome> {
     let now = crate::core_time(now, "now")?;
-    let workloads: BTreeMap<String, Workload> = subsets
-        .iter()
-        .map(|(name, w)| {
-            let mut wl = Workload {
-                pods: w.pods.iter().map(pod_from_k8s).collect(),
-                ..Default::default()
-            };
-            wl.spec.replicas = w.replicas;
-            wl.status.replicas = w.status_replicas;
-            wl.status.ready_replicas = w.ready_replicas;
-            (name.clone(), wl)
-        })
-        .collect();
     alloc::allocate(
         spec,
         status,
         current_revision,
         updated_revision,
-        &workloads,
+        subsets,
         now,
     )
 }
@@ -182,16 +171,18 @@ mod tests {
             serde_json::json!({"subsetStatuses": [{"name": "ecs"}, {"name": "vk"}]}),
         )
         .unwrap();
-        let ecs = SubsetWorkload {
-            replicas: 3,
-            status_replicas: 3,
-            ready_replicas: 1,
-            pods: vec![
+        let ecs = workload_from_k8s(
+            WorkloadSpec { replicas: 3 },
+            WorkloadStatus {
+                replicas: 3,
+                ready_replicas: 1,
+            },
+            &[
                 pod("ecs-0", "2026-06-21T09:00:00Z", true),
                 pod("ecs-1", "2026-06-21T09:59:00Z", false),
                 pod("ecs-2", "2026-06-21T09:59:45Z", false),
             ],
-        };
+        );
         let subsets = BTreeMap::from([("ecs".to_string(), ecs)]);
         let now: k8s_openapi::jiff::Timestamp = "2026-06-21T10:00:00Z".parse().unwrap();
         let o = allocate(&spec, &status, "rev-1", "rev-1", &subsets, now).unwrap();

@@ -28,8 +28,7 @@ use kruise_core::Error;
 use kruise_core::pub_budget::review::reroot;
 use kruise_core::pub_budget::types::ANN_RELATED_PUB;
 use kruise_core::pub_budget::{
-    DecisionCode, FeatureGates, Operation, Pod, Pub, PubStatus, RecordTime, ReviewAnswer,
-    ReviewContext, admit_request, admit_review,
+    FeatureGates, Pod, Pub, RecordTime, ReviewAnswer, ReviewContext, admit_request, admit_review,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -117,46 +116,14 @@ pub struct GroupVersionKind {
     pub kind: String,
 }
 
-/// `admission.k8s.io/v1` `AdmissionResponse`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct AdmissionResponse {
-    /// The request UID.
-    pub uid: String,
-    /// Whether the request is allowed.
-    pub allowed: bool,
-    /// As controller-runtime's `ValidationResponse` sets it: `{code: 200}` when allowed,
-    /// `{code: 403, reason: "Forbidden", message}` when denied.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub status: Option<ResponseStatus>,
-}
+/// The `admission.k8s.io/v1` `AdmissionResponse` to return: kruise-core's own
+/// ([`kruise_core::pub_budget::review::ReviewResponse`]), under the name this crate gave it.
+pub use kruise_core::pub_budget::review::{ResponseStatus, ReviewResponse as AdmissionResponse};
 
-/// The `metav1.Status` of a response.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct ResponseStatus {
-    /// HTTP code (200 allowed, 403 denied).
-    pub code: u16,
-    /// `Forbidden` when denied.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub reason: String,
-    /// The webhook's message, e.g. `podunavailablebudget.policy.kruise.io "x" is forbidden: ...`.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub message: String,
-}
-
-/// The outcome of [`review_pod_request`].
-#[derive(Debug, Clone, PartialEq)]
-pub struct PubAdmission {
-    /// The response to return to the API server.
-    pub response: AdmissionResponse,
-    /// The decision code (`docs/pub.md`, "Admission").
-    pub decision: DecisionCode,
-    /// The classified operation (DELETE, EVICT, UPDATE, RESIZE) once classified.
-    pub operation: Option<Operation>,
-    /// The PUB status to write (admitted requests only): `unavailableAllowed` decremented and the
-    /// pod recorded at `now`.
-    pub new_status: Option<PubStatus>,
-}
+/// The outcome of [`review_pod_request`]: kruise-core's `pub.admit_review` output
+/// ([`kruise_core::pub_budget::fns::AdmitReviewOutput`]): the response to return, the decision
+/// code, the classified operation and the PUB status to write (admitted requests only).
+pub use kruise_core::pub_budget::fns::AdmitReviewOutput as PubAdmission;
 
 /// A k8s-openapi Pod as kruise-core reads it. Errors: `invalid_input` naming the field.
 pub fn pod_from_k8s(pod: &K8sPod) -> Result<Pod, Error> {
@@ -268,30 +235,7 @@ fn decide(
         gates,
         now: &now,
     };
-    let a = run(&ctx)?;
-    let allowed = a.allowed();
-    let status = if allowed {
-        ResponseStatus {
-            code: 200,
-            ..ResponseStatus::default()
-        }
-    } else {
-        ResponseStatus {
-            code: 403,
-            reason: "Forbidden".into(),
-            message: a.reason.clone(),
-        }
-    };
-    Ok(PubAdmission {
-        response: AdmissionResponse {
-            uid: a.uid,
-            allowed,
-            status: Some(status),
-        },
-        decision: a.code,
-        operation: a.operation,
-        new_status: a.new_status,
-    })
+    run(&ctx).map(PubAdmission::from)
 }
 
 #[cfg(test)]
@@ -302,6 +246,7 @@ mod tests {
     };
     use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
     use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+    use kruise_core::pub_budget::{DecisionCode, Operation};
     use serde_json::json;
     use std::collections::BTreeMap;
 
@@ -404,10 +349,11 @@ mod tests {
             AdmissionResponse {
                 uid: "e-1".into(),
                 allowed: true,
-                status: Some(ResponseStatus {
+                status: ResponseStatus {
                     code: 200,
-                    ..ResponseStatus::default()
-                })
+                    reason: None,
+                    message: None,
+                }
             }
         );
         let st = out.new_status.unwrap();
@@ -443,10 +389,10 @@ mod tests {
         )
         .unwrap();
         assert_eq!(out.decision, DecisionCode::DeniedNoBudget);
-        let status = out.response.status.clone().unwrap();
+        let status = out.response.status.clone();
         assert_eq!(status.code, 403);
         assert_eq!(
-            status.message,
+            status.message.as_deref().unwrap_or_default(),
             "podunavailablebudget.policy.kruise.io \"web-server-pub\" is forbidden: pub unavailable allowed is negative"
         );
         assert!(out.new_status.is_none());

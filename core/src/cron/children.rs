@@ -169,12 +169,7 @@ where
 /// objects. Errors: `invalid_input` naming an unknown top-level member, or else the first member
 /// that is not an object.
 pub fn objects_only(input: &Value) -> Result<()> {
-    fn check(v: Option<&Value>, field: &str) -> Result<()> {
-        match v {
-            None | Some(Value::Null | Value::Object(_)) => Ok(()),
-            Some(_) => Err(Error::invalid_input(field, "expected a JSON object")),
-        }
-    }
+    use crate::k8s::object_or_null as check;
     check(Some(input), "input")?;
     // An unknown member is named first, whatever else is wrong (as the derived decoder would if
     // it met it first).

@@ -17,7 +17,6 @@ pub mod decide;
 pub mod defaults;
 pub mod duration;
 pub mod fns;
-mod image_ref;
 pub mod job_state;
 mod parser;
 pub mod prune;

@@ -5,11 +5,11 @@
 //! including the v1.9 `imageListPullJobTemplate` rules. Pod templates of Job / BroadcastJob
 //! templates are taken as valid.
 
-use super::image_ref::Grammar;
 use super::schedule::Schedule;
 use super::selector::{LabelSelector, Requirement};
 use super::zone::Location;
-use crate::error::{Error, Result};
+use crate::error::Result;
+use crate::k8s::image_ref;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -214,8 +214,7 @@ pub fn validate(input: &ValidateInput) -> Result<Vec<FieldError>> {
                 "concurrency_policy_not_allowed",
             );
         }
-        let g = Grammar::new().ok_or_else(|| Error::new("internal", "image reference grammar"))?;
-        if let Some((field, kind)) = ilpj_first_problem(&ilpj.spec, &g) {
+        if let Some((field, kind)) = ilpj_first_problem(&ilpj.spec) {
             e.add(
                 format!("spec.template.imageListPullJobTemplate.spec{field}"),
                 kind,
@@ -262,7 +261,7 @@ pub fn validate(input: &ValidateInput) -> Result<Vec<FieldError>> {
 }
 
 /// The first ImageListPullJob template problem: (path suffix under `...spec`, kind).
-fn ilpj_first_problem(s: &IlpjSpec, g: &Grammar) -> Option<(&'static str, &'static str)> {
+fn ilpj_first_problem(s: &IlpjSpec) -> Option<(&'static str, &'static str)> {
     if let Some(sel) = &s.selector {
         if sel.match_labels.is_some() || sel.match_expressions.is_some() {
             if sel.names.is_some() {
@@ -298,7 +297,7 @@ fn ilpj_first_problem(s: &IlpjSpec, g: &Grammar) -> Option<(&'static str, &'stat
     if !images.iter().all(|i| seen.insert(i.as_str())) {
         return Some((".images", "images_duplicate"));
     }
-    if !images.iter().all(|i| g.valid(i)) {
+    if !images.iter().all(|i| image_ref::is_valid_normalized(i)) {
         return Some((".images", "invalid_image"));
     }
     let cp = &s.completion_policy;

@@ -10,11 +10,19 @@
 //! - [`selector_match`]: `LabelSelectorAsSelector` + `labels.Selector.Matches` (nil selector matches
 //!   nothing, empty matches everything, invalid is an error), the one selector matcher.
 //!
+//! - [`image_ref`]: the docker/distribution image reference grammar, plain (`reference.Parse`)
+//!   and normalized (`ParseNormalizedNamed`).
+//!
+//! - [`pod`]: the pod view (metadata, owner references, phase; `IsPodActive`,
+//!   `GetControllerOf`) that matching decisions read.
+//!
 //! - [`null_as_default`]: encoding/json's reading of `null` for a slice, map or struct member (the
 //!   zero value), for serde fields.
 //!
 //! Versions: apimachinery v0.32.10, the module OpenKruise v1.9.0 builds with.
 
+pub mod image_ref;
+pub mod pod;
 pub mod selector;
 pub mod selector_match;
 pub mod strconv;
@@ -29,4 +37,18 @@ where
     T: Default + serde::Deserialize<'de>,
 {
     Ok(<Option<T> as serde::Deserialize>::deserialize(d)?.unwrap_or_default())
+}
+
+/// Go's encoding/json decodes a JSON object or `null` into a struct and refuses anything else,
+/// where serde's derived decoders also read an array as the struct's members in order: the
+/// `check_json` of a decision whose input carries objects calls this for each of them. `None`
+/// (absent) passes. Error: `invalid_input` naming `field`.
+pub fn object_or_null(v: Option<&serde_json::Value>, field: &str) -> crate::error::Result<()> {
+    match v {
+        None | Some(serde_json::Value::Null | serde_json::Value::Object(_)) => Ok(()),
+        Some(_) => Err(crate::error::Error::invalid_input(
+            field,
+            "expected a JSON object",
+        )),
+    }
 }

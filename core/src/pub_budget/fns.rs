@@ -24,7 +24,7 @@ use super::admit::{AdmissionRequest, admit};
 use super::protect::{
     INVALID_PROTECT_OPERATIONS, protected_operations, protected_operations_strict,
 };
-use super::review::{ReviewContext, admit_request, admit_review};
+use super::review::{ReviewAnswer, ReviewContext, admit_request, admit_review};
 use super::status::{INVALID_INT_OR_PERCENT, compute_status};
 use crate::error::{Error, Result};
 use crate::registry::Decision;
@@ -439,15 +439,21 @@ impl Decision for AdmitReview {
                 ));
             }
         };
+        Ok(a.into())
+    }
+}
+
+impl From<ReviewAnswer> for AdmitReviewOutput {
+    fn from(a: ReviewAnswer) -> Self {
         let response = a.admission_response();
-        Ok(AdmitReviewOutput {
+        AdmitReviewOutput {
             allowed: a.allowed(),
             reason: a.reason,
             decision: a.code,
             operation: a.operation,
             new_status: a.new_status,
             response,
-        })
+        }
     }
 }
 
@@ -497,16 +503,17 @@ impl Decision for Validate {
 /// read a JSON array as an all-default object (an empty PUB admits everything). `pods` is a list of
 /// objects.
 fn objects_only(input: &Value, keys: &[&str]) -> Result<()> {
-    let bad = |field: String| Err(Error::invalid_input(field, "expected a JSON object"));
     for &key in keys {
         match input.get(key) {
-            None | Some(Value::Null | Value::Object(_)) => {}
             Some(Value::Array(items)) if key == "pods" => {
                 if let Some(i) = items.iter().position(|p| !p.is_object()) {
-                    return bad(format!("pods[{i}]"));
+                    return Err(Error::invalid_input(
+                        format!("pods[{i}]"),
+                        "expected a JSON object",
+                    ));
                 }
             }
-            Some(_) => return bad(key.to_owned()),
+            v => crate::k8s::object_or_null(v, key)?,
         }
     }
     Ok(())

@@ -22,10 +22,10 @@
 use super::types::TargetRef;
 use crate::error::{Error, Result};
 use crate::k8s::null_as_default;
+use crate::k8s::pod::{MatchOwnerReference, MatchPod, null_items};
 use crate::k8s::selector::LabelSelector;
 use crate::k8s::selector_match::Selector;
 use crate::registry::Decision;
-use crate::sidecarset::pod::{MatchPod, null_items};
 use serde::{Deserialize, Serialize};
 
 /// Error kind of a selector that apimachinery's `LabelSelectorAsSelector` refuses.
@@ -84,7 +84,6 @@ pub struct MatchPubSpec {
     /// `spec.selector`. Null or absent (Go nil): protects and covers no pod by labels. `{}`
     /// (empty): protects no pod, but covers every active pod of the namespace.
     #[serde(default)]
-    #[schemars(with = "Option<super::types::LabelSelector>")]
     pub selector: Option<LabelSelector>,
     /// `spec.targetRef`: the workload whose pods it protects; wins over the selector when set.
     #[serde(default)]
@@ -196,7 +195,7 @@ impl MatchPodEntry {
     }
 }
 
-fn owner_ref(r: &crate::sidecarset::pod::MatchOwnerReference) -> TargetRef {
+fn owner_ref(r: &MatchOwnerReference) -> TargetRef {
     TargetRef {
         api_version: r.api_version.clone(),
         kind: r.kind.clone(),

@@ -20,7 +20,8 @@
 pub mod admit;
 pub mod classify;
 pub mod fns;
-pub mod image_ref;
+/// The reference grammar, now in [`crate::k8s::image_ref`] (re-exported under its old path).
+pub use crate::k8s::image_ref;
 pub mod matching;
 pub mod pod_state;
 pub mod protect;

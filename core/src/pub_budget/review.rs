@@ -111,8 +111,11 @@ impl ReviewAnswer {
     }
 }
 
-/// The `admission.k8s.io/v1` `AdmissionResponse` the webhook returns (the members it sets).
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+/// The `admission.k8s.io/v1` `AdmissionResponse` the webhook returns (the members it sets); it
+/// also reads back from JSON (other members ignored), e.g. inside a returned review.
+#[derive(
+    Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 pub struct ReviewResponse {
     /// The request UID, echoed.
     pub uid: String,
@@ -123,16 +126,18 @@ pub struct ReviewResponse {
 }
 
 /// The `metav1.Status` of a [`ReviewResponse`].
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[derive(
+    Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 pub struct ResponseStatus {
     /// HTTP code: 200 allowed, 403 denied.
     pub code: u16,
     /// `Forbidden` when denied; absent when allowed.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// The denial reason (`podunavailablebudget.policy.kruise.io "<name>" is forbidden: ...`);
     /// absent when allowed.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
 }
 

@@ -316,30 +316,9 @@ pub struct PubSpec {
     pub protect_total_replicas: Option<i32>,
 }
 
-/// A Kubernetes label selector.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct LabelSelector {
-    /// `matchLabels`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub match_labels: Option<StrMap>,
-    /// `matchExpressions`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub match_expressions: Option<Vec<LabelRequirement>>,
-}
-
-/// One `matchExpressions` entry.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize, JsonSchema)]
-#[serde(default)]
-pub struct LabelRequirement {
-    /// `key`.
-    pub key: String,
-    /// `operator`: `In`, `NotIn`, `Exists`, `DoesNotExist`.
-    pub operator: String,
-    /// `values`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub values: Option<Vec<String>>,
-}
+/// The PUB's label selector is the one of [`crate::k8s::selector`] (absent or null key and
+/// operator read as `""`, as Go decodes them), re-exported under the names this module gave it.
+pub use crate::k8s::selector::{LabelSelector, Requirement as LabelRequirement};
 
 /// `spec.targetRef`.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize, JsonSchema)]

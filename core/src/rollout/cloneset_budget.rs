@@ -11,39 +11,92 @@ use serde::{Deserialize, Serialize};
 /// The default CloneSet `updateStrategy.maxUnavailable` (`"20%"`).
 pub const DEFAULT_MAX_UNAVAILABLE: &str = "20%";
 
-/// The CloneSet spec fields and controller switches the budget reads.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct BudgetSpec {
-    /// `spec.replicas`.
-    pub replicas: i32,
-    /// `spec.updateStrategy.partition` (null → 0; invalid → 0).
-    #[serde(default)]
-    pub partition: Option<IntOrPercent>,
-    /// `spec.updateStrategy.maxUnavailable` (null → `"20%"`).
-    #[serde(default)]
-    pub max_unavailable: Option<IntOrPercent>,
-    /// `spec.updateStrategy.maxSurge` (null → 0).
-    #[serde(default)]
-    pub max_surge: Option<IntOrPercent>,
-    /// `spec.scaleStrategy.maxUnavailable` (null → 2147483647).
-    #[serde(default)]
-    pub scale_max_unavailable: Option<IntOrPercent>,
-    /// `spec.updateStrategy.paused`.
-    #[serde(default)]
-    pub paused: bool,
-    /// `status.currentRevision == status.updateRevision`.
-    #[serde(default)]
-    pub revision_consistent: bool,
-    /// Feature gate `CloneSetPartitionRollback` (default off).
-    #[serde(default)]
-    pub partition_rollback: bool,
-    /// Scale-path view with feature gate `PreparingUpdateAsUpdate` on.
-    #[serde(default)]
-    pub preparing_update_as_update: bool,
-    /// `--cloneset-scaling-exclude-preparing-delete` or the CloneSet label of that name.
-    #[serde(default)]
-    pub scaling_exclude_preparing_delete: bool,
+/// Writes the budget's CloneSet fields once: the plain [`BudgetSpec`], and the fn input that adds
+/// its own members to them (serde's `flatten` cannot be combined with `deny_unknown_fields`), with
+/// the input's `spec()` giving the [`BudgetSpec`] part.
+macro_rules! budget_structs {
+    (
+        common { $($(#[$cm:meta])* $c:ident: $ct:ty,)* }
+        $(#[$sm:meta])* struct $spec:ident;
+        $(#[$im:meta])* struct $input:ident { $($(#[$fm:meta])* $f:ident: $t:ty,)* }
+    ) => {
+        $(#[$sm])*
+        pub struct $spec {
+            $($(#[$cm])* pub $c: $ct,)*
+        }
+
+        $(#[$im])*
+        pub struct $input {
+            $($(#[$cm])* pub $c: $ct,)*
+            $($(#[$fm])* pub $f: $t,)*
+        }
+
+        impl $input {
+            /// The [`BudgetSpec`] part of the input.
+            pub fn spec(&self) -> $spec {
+                $spec {
+                    $($c: <$ct as Clone>::clone(&self.$c),)*
+                }
+            }
+        }
+    };
+}
+
+budget_structs! {
+    common {
+        /// `spec.replicas`.
+        replicas: i32,
+        /// `spec.updateStrategy.partition`, int-or-percent (kruise flavour, rounded up); absent, null
+        /// or invalid: 0.
+        #[serde(default)]
+        partition: Option<IntOrPercent>,
+        /// `spec.updateStrategy.maxUnavailable`, int-or-percent (legacy flavour); absent or null:
+        /// `"20%"`; invalid: 0.
+        #[serde(default)]
+        max_unavailable: Option<IntOrPercent>,
+        /// `spec.updateStrategy.maxSurge`, int-or-percent (legacy flavour, rounded up); absent, null
+        /// or invalid: 0.
+        #[serde(default)]
+        max_surge: Option<IntOrPercent>,
+        /// `spec.scaleStrategy.maxUnavailable`, int-or-percent (legacy flavour, rounded up); absent or
+        /// null: 2147483647.
+        #[serde(default)]
+        scale_max_unavailable: Option<IntOrPercent>,
+        /// `spec.updateStrategy.paused`; absent: false.
+        #[serde(default)]
+        paused: bool,
+        /// `status.currentRevision == status.updateRevision`; absent: false.
+        #[serde(default)]
+        revision_consistent: bool,
+        /// Feature gate `CloneSetPartitionRollback`; absent: off.
+        #[serde(default)]
+        partition_rollback: bool,
+        /// Feature gate `PreparingUpdateAsUpdate` (the scale-path view); absent: off.
+        #[serde(default)]
+        preparing_update_as_update: bool,
+        /// `--cloneset-scaling-exclude-preparing-delete` or the CloneSet label of that name; absent:
+        /// off.
+        #[serde(default)]
+        scaling_exclude_preparing_delete: bool,
+    }
+    /// The CloneSet spec fields and controller switches the budget reads.
+    #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct BudgetSpec;
+    /// Input of `rollout.cloneset_update_budget`: the CloneSet fields and controller switches of
+    /// [`BudgetSpec`], `type` (`spec.updateStrategy.type`) and the candidate pods.
+    #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    struct ClonesetUpdateBudgetInput {
+        /// `spec.updateStrategy.type` (`ReCreate`, `InPlaceIfPossible`, `InPlaceOnly`, `OnDelete`);
+        /// absent: `""`. Only `OnDelete` changes the answer (no pod updated now).
+        #[serde(default, rename = "type")]
+        update_type: String,
+        /// The pods, in candidate (update) order; absent or null: none.
+        #[serde(default, deserialize_with = "crate::k8s::null_as_default")]
+        #[schemars(with = "Option<Vec<PodView>>")]
+        pods: Vec<PodView>,
+    }
 }
 
 /// Resolved budget parameters, in pods.
@@ -315,73 +368,6 @@ pub fn budget_for_type(update_type: &str, spec: &BudgetSpec, pods: &[PodView]) -
         b.pods_to_update_now = 0;
     }
     b
-}
-
-/// Input of `rollout.cloneset_update_budget`: the CloneSet fields and controller switches of
-/// [`BudgetSpec`], `type` (`spec.updateStrategy.type`) and the candidate pods.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ClonesetUpdateBudgetInput {
-    /// `spec.replicas`.
-    pub replicas: i32,
-    /// `spec.updateStrategy.partition`, int-or-percent (kruise flavour, rounded up); absent, null
-    /// or invalid: 0.
-    #[serde(default)]
-    pub partition: Option<IntOrPercent>,
-    /// `spec.updateStrategy.maxUnavailable`, int-or-percent (legacy flavour); absent or null:
-    /// `"20%"`; invalid: 0.
-    #[serde(default)]
-    pub max_unavailable: Option<IntOrPercent>,
-    /// `spec.updateStrategy.maxSurge`, int-or-percent (legacy flavour, rounded up); absent, null
-    /// or invalid: 0.
-    #[serde(default)]
-    pub max_surge: Option<IntOrPercent>,
-    /// `spec.scaleStrategy.maxUnavailable`, int-or-percent (legacy flavour, rounded up); absent or
-    /// null: 2147483647.
-    #[serde(default)]
-    pub scale_max_unavailable: Option<IntOrPercent>,
-    /// `spec.updateStrategy.paused`; absent: false.
-    #[serde(default)]
-    pub paused: bool,
-    /// `status.currentRevision == status.updateRevision`; absent: false.
-    #[serde(default)]
-    pub revision_consistent: bool,
-    /// Feature gate `CloneSetPartitionRollback`; absent: off.
-    #[serde(default)]
-    pub partition_rollback: bool,
-    /// Feature gate `PreparingUpdateAsUpdate` (the scale-path view); absent: off.
-    #[serde(default)]
-    pub preparing_update_as_update: bool,
-    /// `--cloneset-scaling-exclude-preparing-delete` or the CloneSet label of that name; absent:
-    /// off.
-    #[serde(default)]
-    pub scaling_exclude_preparing_delete: bool,
-    /// `spec.updateStrategy.type` (`ReCreate`, `InPlaceIfPossible`, `InPlaceOnly`, `OnDelete`);
-    /// absent: `""`. Only `OnDelete` changes the answer (no pod updated now).
-    #[serde(default, rename = "type")]
-    pub update_type: String,
-    /// The pods, in candidate (update) order; absent or null: none.
-    #[serde(default, deserialize_with = "crate::k8s::null_as_default")]
-    #[schemars(with = "Option<Vec<PodView>>")]
-    pub pods: Vec<PodView>,
-}
-
-impl ClonesetUpdateBudgetInput {
-    /// The [`BudgetSpec`] part of the input.
-    pub fn spec(&self) -> BudgetSpec {
-        BudgetSpec {
-            replicas: self.replicas,
-            partition: self.partition.clone(),
-            max_unavailable: self.max_unavailable.clone(),
-            max_surge: self.max_surge.clone(),
-            scale_max_unavailable: self.scale_max_unavailable.clone(),
-            paused: self.paused,
-            revision_consistent: self.revision_consistent,
-            partition_rollback: self.partition_rollback,
-            preparing_update_as_update: self.preparing_update_as_update,
-            scaling_exclude_preparing_delete: self.scaling_exclude_preparing_delete,
-        }
-    }
 }
 
 #[cfg(test)]

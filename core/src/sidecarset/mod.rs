@@ -9,7 +9,8 @@
 
 pub mod fns;
 pub mod matching;
-pub mod pod;
+/// The pod view, now in [`crate::k8s::pod`] (re-exported under its old path).
+pub use crate::k8s::pod;
 
 #[cfg(test)]
 mod tests;

@@ -11,6 +11,9 @@ from typing import Any, Dict, List, Literal, Optional, Tuple, Union, cast
 from typing_extensions import NotRequired, TypeAlias, TypedDict
 
 from ._kruise_core import call
+from .k8s import (
+    IntOrPercent as IntOrPercent,
+)
 
 
 class AdaptiveStrategy(TypedDict):
@@ -56,10 +59,6 @@ class ScheduleStrategy(TypedDict):
 
     type: NotRequired[Optional[str]]
     """`"Adaptive"`, `"Fixed"` or `""` (absent, null or `""` = Fixed)."""
-
-
-# An int-or-percent as Kubernetes serialises it: a JSON integer or a JSON string (`"50%"`).
-IntOrPercent: TypeAlias = Union[int, str]
 
 
 class Subset(TypedDict):

@@ -11,6 +11,10 @@ from typing import Any, Dict, List, Literal, Optional, Tuple, Union, cast
 from typing_extensions import NotRequired, TypeAlias, TypedDict
 
 from ._kruise_core import call
+from .k8s import (
+    LabelSelector as LabelSelector,
+    Requirement as Requirement,
+)
 
 
 # What the reconcile does.
@@ -365,31 +369,6 @@ class FieldError(TypedDict):
 
     kind: str
     """Problem kind (snake_case), e.g. `invalid_schedule`; `docs/cron.md` lists them."""
-
-
-class Requirement(TypedDict):
-    """One `matchExpressions` entry; absent or null members read as Go's zero values."""
-
-    key: NotRequired[Optional[str]]
-    """`key`; null or absent: `""`."""
-
-    operator: NotRequired[Optional[str]]
-    """`operator`: `In`, `NotIn`, `Exists` or `DoesNotExist`; null or absent: `""`."""
-
-    values: NotRequired[Optional[List[str]]]
-    """`values`."""
-
-
-class LabelSelector(TypedDict):
-    """A label selector as the API server serves it. `None` is absent (or null), `Some(empty)` is
-    present and empty: Go's `reflect.DeepEqual` tells those apart. Unknown members are ignored.
-    """
-
-    matchExpressions: NotRequired[Optional[List[Requirement]]]
-    """`matchExpressions`."""
-
-    matchLabels: NotRequired[Optional[Dict[str, str]]]
-    """`matchLabels`."""
 
 
 class PullPolicy(TypedDict):

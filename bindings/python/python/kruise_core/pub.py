@@ -11,6 +11,15 @@ from typing import Any, Dict, List, Literal, Optional, Tuple, Union, cast
 from typing_extensions import NotRequired, TypeAlias, TypedDict
 
 from ._kruise_core import call
+from .k8s import (
+    IntOrPercent as IntOrPercent,
+    LabelSelector as LabelSelector,
+    MatchOwnerReference as MatchOwnerReference,
+    MatchPod as MatchPod,
+    MatchPodMeta as MatchPodMeta,
+    MatchPodStatus as MatchPodStatus,
+    Requirement as Requirement,
+)
 
 
 class FeatureGates(TypedDict):
@@ -172,33 +181,6 @@ class PubMeta(TypedDict):
 
     namespace: NotRequired[Optional[str]]
     """`metadata.namespace`."""
-
-
-# An int-or-percent as Kubernetes serialises it: a JSON integer or a JSON string (`"50%"`).
-IntOrPercent: TypeAlias = Union[int, str]
-
-
-class LabelRequirement(TypedDict):
-    """One `matchExpressions` entry."""
-
-    key: NotRequired[str]
-    """`key`."""
-
-    operator: NotRequired[str]
-    """`operator`: `In`, `NotIn`, `Exists`, `DoesNotExist`."""
-
-    values: NotRequired[Optional[List[str]]]
-    """`values`."""
-
-
-class LabelSelector(TypedDict):
-    """A Kubernetes label selector."""
-
-    matchExpressions: NotRequired[Optional[List[LabelRequirement]]]
-    """`matchExpressions`."""
-
-    matchLabels: NotRequired[Optional[Dict[str, str]]]
-    """`matchLabels`."""
 
 
 class TargetRef(TypedDict):
@@ -457,7 +439,9 @@ class ResponseStatus(TypedDict):
 
 
 class ReviewResponse(TypedDict):
-    """The `admission.k8s.io/v1` `AdmissionResponse` the webhook returns (the members it sets)."""
+    """The `admission.k8s.io/v1` `AdmissionResponse` the webhook returns (the members it sets); it
+    also reads back from JSON (other members ignored), e.g. inside a returned review.
+    """
 
     allowed: bool
     """Whether the request is allowed."""
@@ -499,66 +483,6 @@ class ClassifyUpdateInput(TypedDict):
 
     oldPod: Pod
     """The pod before the update (the request's `oldObject`)."""
-
-
-class MatchOwnerReference(TypedDict):
-    """One `metadata.ownerReferences` entry; other members (`uid`, `blockOwnerDeletion`) are ignored."""
-
-    apiVersion: NotRequired[Optional[str]]
-    """`apiVersion` of the owner, e.g. `apps.kruise.io/v1alpha1`; null or absent: `""`."""
-
-    controller: NotRequired[Optional[bool]]
-    """`controller`: the first reference with `true` is the controller reference
-    (`metav1.GetControllerOf`); null or absent: not a controller reference.
-    """
-
-    kind: NotRequired[Optional[str]]
-    """`kind` of the owner, e.g. `CloneSet`; null or absent: `""`."""
-
-    name: NotRequired[Optional[str]]
-    """`name` of the owner; null or absent: `""`."""
-
-
-class MatchPodMeta(TypedDict):
-    """Pod `metadata` members the matching decisions read."""
-
-    deletionTimestamp: NotRequired[Optional[str]]
-    """`metadata.deletionTimestamp` (RFC 3339); only its presence matters: a pod that has one is
-    terminating, not active. Null or absent: none.
-    """
-
-    labels: NotRequired[Optional[Dict[str, str]]]
-    """`metadata.labels`; null or absent: none."""
-
-    name: NotRequired[Optional[str]]
-    """`metadata.name`; null or absent: `""`. Only reported, never compared."""
-
-    namespace: NotRequired[Optional[str]]
-    """`metadata.namespace`; null or absent: `""` (see each fn for how `""` is read)."""
-
-    ownerReferences: NotRequired[Optional[List[Optional[MatchOwnerReference]]]]
-    """`metadata.ownerReferences`, in order; null or absent: none. A null entry is the zero
-    reference (not a controller reference).
-    """
-
-
-class MatchPodStatus(TypedDict):
-    """Pod `status` members the matching decisions read."""
-
-    phase: NotRequired[Optional[str]]
-    """`status.phase` (`Pending`, `Running`, `Succeeded`, `Failed`, `Unknown`); null or absent:
-    `""`. `Succeeded` and `Failed` pods are not active.
-    """
-
-
-class MatchPod(TypedDict):
-    """A Pod, reduced to the members the matching decisions read."""
-
-    metadata: NotRequired[Optional[MatchPodMeta]]
-    """`metadata`; absent or null: the zero metadata."""
-
-    status: NotRequired[Optional[MatchPodStatus]]
-    """`status`; absent or null: the zero status (phase `""`)."""
 
 
 class MatchPodEntry(TypedDict):
@@ -927,7 +851,6 @@ __all__ = [
     "EnvVar",
     "FeatureGates",
     "IntOrPercent",
-    "LabelRequirement",
     "LabelSelector",
     "MatchInput",
     "MatchMode",
@@ -960,6 +883,7 @@ __all__ = [
     "PubStatusOutput",
     "RecordTime",
     "RequestOperation",
+    "Requirement",
     "ResizePolicy",
     "Resources",
     "ResponseStatus",

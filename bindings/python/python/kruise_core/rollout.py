@@ -11,6 +11,9 @@ from typing import Any, Dict, List, Literal, Optional, Tuple, Union, cast
 from typing_extensions import NotRequired, TypeAlias, TypedDict
 
 from ._kruise_core import call
+from .k8s import (
+    IntOrPercent as IntOrPercent,
+)
 from ._rollout_extras import scale as scale  # hand-written
 
 
@@ -103,10 +106,6 @@ class ActivePodsOrderInput(TypedDict):
 
     pods: NotRequired[Optional[List[Pod]]]
     """The pods; absent or null: none."""
-
-
-# An int-or-percent as Kubernetes serialises it: a JSON integer or a JSON string (`"50%"`).
-IntOrPercent: TypeAlias = Union[int, str]
 
 
 class CloneSetStrategy(TypedDict):

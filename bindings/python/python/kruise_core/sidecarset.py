@@ -11,6 +11,14 @@ from typing import Any, Dict, List, Literal, Optional, Tuple, Union, cast
 from typing_extensions import NotRequired, TypeAlias, TypedDict
 
 from ._kruise_core import call
+from .k8s import (
+    LabelSelector as LabelSelector,
+    MatchOwnerReference as MatchOwnerReference,
+    MatchPod as MatchPod,
+    MatchPodMeta as MatchPodMeta,
+    MatchPodStatus as MatchPodStatus,
+    Requirement as Requirement,
+)
 
 
 class InjectionStrategy(TypedDict):
@@ -18,31 +26,6 @@ class InjectionStrategy(TypedDict):
 
     paused: NotRequired[Optional[bool]]
     """`paused`: a paused SidecarSet injects nothing; null or absent: false."""
-
-
-class Requirement(TypedDict):
-    """One `matchExpressions` entry; absent or null members read as Go's zero values."""
-
-    key: NotRequired[Optional[str]]
-    """`key`; null or absent: `""`."""
-
-    operator: NotRequired[Optional[str]]
-    """`operator`: `In`, `NotIn`, `Exists` or `DoesNotExist`; null or absent: `""`."""
-
-    values: NotRequired[Optional[List[str]]]
-    """`values`."""
-
-
-class LabelSelector(TypedDict):
-    """A label selector as the API server serves it. `None` is absent (or null), `Some(empty)` is
-    present and empty: Go's `reflect.DeepEqual` tells those apart. Unknown members are ignored.
-    """
-
-    matchExpressions: NotRequired[Optional[List[Requirement]]]
-    """`matchExpressions`."""
-
-    matchLabels: NotRequired[Optional[Dict[str, str]]]
-    """`matchLabels`."""
 
 
 class NamespaceMeta(TypedDict):
@@ -60,66 +43,6 @@ class NamespaceObject(TypedDict):
 
     metadata: NotRequired[Optional[NamespaceMeta]]
     """`metadata`; absent or null: the zero metadata."""
-
-
-class MatchOwnerReference(TypedDict):
-    """One `metadata.ownerReferences` entry; other members (`uid`, `blockOwnerDeletion`) are ignored."""
-
-    apiVersion: NotRequired[Optional[str]]
-    """`apiVersion` of the owner, e.g. `apps.kruise.io/v1alpha1`; null or absent: `""`."""
-
-    controller: NotRequired[Optional[bool]]
-    """`controller`: the first reference with `true` is the controller reference
-    (`metav1.GetControllerOf`); null or absent: not a controller reference.
-    """
-
-    kind: NotRequired[Optional[str]]
-    """`kind` of the owner, e.g. `CloneSet`; null or absent: `""`."""
-
-    name: NotRequired[Optional[str]]
-    """`name` of the owner; null or absent: `""`."""
-
-
-class MatchPodMeta(TypedDict):
-    """Pod `metadata` members the matching decisions read."""
-
-    deletionTimestamp: NotRequired[Optional[str]]
-    """`metadata.deletionTimestamp` (RFC 3339); only its presence matters: a pod that has one is
-    terminating, not active. Null or absent: none.
-    """
-
-    labels: NotRequired[Optional[Dict[str, str]]]
-    """`metadata.labels`; null or absent: none."""
-
-    name: NotRequired[Optional[str]]
-    """`metadata.name`; null or absent: `""`. Only reported, never compared."""
-
-    namespace: NotRequired[Optional[str]]
-    """`metadata.namespace`; null or absent: `""` (see each fn for how `""` is read)."""
-
-    ownerReferences: NotRequired[Optional[List[Optional[MatchOwnerReference]]]]
-    """`metadata.ownerReferences`, in order; null or absent: none. A null entry is the zero
-    reference (not a controller reference).
-    """
-
-
-class MatchPodStatus(TypedDict):
-    """Pod `status` members the matching decisions read."""
-
-    phase: NotRequired[Optional[str]]
-    """`status.phase` (`Pending`, `Running`, `Succeeded`, `Failed`, `Unknown`); null or absent:
-    `""`. `Succeeded` and `Failed` pods are not active.
-    """
-
-
-class MatchPod(TypedDict):
-    """A Pod, reduced to the members the matching decisions read."""
-
-    metadata: NotRequired[Optional[MatchPodMeta]]
-    """`metadata`; absent or null: the zero metadata."""
-
-    status: NotRequired[Optional[MatchPodStatus]]
-    """`status`; absent or null: the zero status (phase `""`)."""
 
 
 class SidecarSetSpec(TypedDict):

@@ -1,10 +1,20 @@
-//! Docker image references, parsed the way OpenKruise's `util.ParseImage` does (plain
-//! `distribution/reference.Parse`, **no** normalization: `nginx` and `docker.io/library/nginx` are
-//! different repositories). Used by the digest-consistency check of `IsPodStateConsistent`.
+//! Docker image references: the one reference grammar every family uses
+//! (docker/distribution `reference`, v2.8.2 as OpenKruise v1.9.0 vendors it).
 //!
 //! Grammar: `name[:tag][@algo:hex]`; name = `[domain/]component(/component)*`, at most 255 bytes;
 //! a digest is valid only for sha256 / sha384 / sha512 with 64 / 96 / 128 lowercase hex digits.
-//! Allocation-free.
+//! Two readings of it:
+//!
+//! - [`parse`]: plain `reference.Parse`, **no** normalization (`nginx` and
+//!   `docker.io/library/nginx` are different repositories), as OpenKruise's `util.ParseImage`;
+//!   PUB's digest-consistency check of `IsPodStateConsistent` uses it ([`is_digest`],
+//!   [`same_image`]).
+//! - [`is_valid_normalized`]: `reference.ParseNormalizedNamed` succeeds, as
+//!   `daemonutil.NormalizeImageRef` asks it (AdvancedCronJob's ImageListPullJob template images):
+//!   the docker.io default domain and `library/` prefix, a lower-case repository path, and no
+//!   bare 64-hex identifier.
+//!
+//! Allocation-free except for the normalized reading's prefixed name.
 
 /// A parsed reference: repository name, tag and digest (both optional), borrowed from the input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,6 +71,52 @@ pub fn same_image(a: &str, b: &str) -> bool {
     match (a.digest, b.digest) {
         (Some(x), Some(y)) => x == y,
         _ => a.tag == b.tag,
+    }
+}
+
+const DEFAULT_DOMAIN: &str = "docker.io";
+
+/// `reference.ParseNormalizedNamed(s)` succeeds: the reference with the default domain
+/// (`docker.io`, whose one-component names take the `library/` prefix; `index.docker.io` is read
+/// as `docker.io`), whose repository path is lower case, and which is not a bare 64-hex
+/// identifier.
+pub fn is_valid_normalized(s: &str) -> bool {
+    if s.len() == 64
+        && s.bytes()
+            .all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(&c))
+    {
+        return false;
+    }
+    let (domain, remainder) = split_domain(s);
+    let library = domain == DEFAULT_DOMAIN && !remainder.contains('/');
+    let remote = remainder.split(':').next().unwrap_or("");
+    if remote.to_lowercase() != remote {
+        return false;
+    }
+    let full = if library {
+        format!("{domain}/library/{remainder}")
+    } else {
+        format!("{domain}/{remainder}")
+    };
+    parse(&full).is_some()
+}
+
+/// distribution's `splitDockerDomain`: (domain, remainder); a first component without `.` or
+/// `:`, not `localhost` and lower case is a path, not a domain.
+fn split_domain(s: &str) -> (&str, &str) {
+    match s.find('/') {
+        Some(i) => {
+            let first = &s[..i];
+            if !first.contains(['.', ':']) && first != "localhost" && first.to_lowercase() == first
+            {
+                (DEFAULT_DOMAIN, s)
+            } else if first == "index.docker.io" {
+                (DEFAULT_DOMAIN, &s[i + 1..])
+            } else {
+                (first, &s[i + 1..])
+            }
+        }
+        None => (DEFAULT_DOMAIN, s),
     }
 }
 
@@ -196,5 +252,31 @@ mod tests {
         assert!(same_image(&format!("nginx@{D}"), &format!("nginx:v1@{D}")));
         assert!(same_image("nginx:v1", "nginx:v1"));
         assert!(!same_image("nginx:v1", "nginx:v2"));
+    }
+
+    #[test]
+    fn normalized_references() {
+        assert!(is_valid_normalized("busybox:latest"));
+        assert!(is_valid_normalized("registry.k8s.io/pause:3.9"));
+        assert!(is_valid_normalized("localhost:5000/x/y:tag"));
+        assert!(is_valid_normalized(&format!(
+            "ubuntu@sha256:{}",
+            "a".repeat(64)
+        )));
+        assert!(!is_valid_normalized(&format!(
+            "ubuntu@sha256:{}",
+            "a".repeat(63)
+        )));
+        assert!(!is_valid_normalized("Busybox:latest"));
+        assert!(!is_valid_normalized("busybox:"));
+        assert!(!is_valid_normalized(""));
+        assert!(!is_valid_normalized(&"a".repeat(64)));
+        assert!(is_valid_normalized("Docker.io/library/busybox"));
+        assert!(is_valid_normalized("index.docker.io/busybox"));
+        assert!(!is_valid_normalized("a:b:c"));
+        assert!(!is_valid_normalized("x:y/z"));
+        // 255 bytes of normalized name at most: `docker.io/library/` counts
+        assert!(is_valid_normalized(&"a".repeat(255 - 18)));
+        assert!(!is_valid_normalized(&"a".repeat(256 - 18)));
     }
 }

@@ -1,6 +1,7 @@
-//! The pod metadata the matching decisions read (`sidecarset.match`, `pub.match`): namespace,
-//! labels, owner references, deletion timestamp and phase. A whole Pod may be passed; other
-//! members are ignored. Absent and `null` members read as Go's zero values.
+//! The pod view the families share: the pod metadata and status the matching decisions read
+//! (`sidecarset.match`, `pub.match`): namespace, labels, owner references, deletion timestamp and
+//! phase, with kube's `IsPodActive` and `metav1.GetControllerOf` on it. A whole Pod may be passed;
+//! other members are ignored. Absent and `null` members read as Go's zero values.
 
 use crate::k8s::null_as_default;
 use serde::Deserialize;
