@@ -21,6 +21,45 @@ func callTyped(fnID string, in any, out any) error {
 	return json.Unmarshal(res, out)
 }
 
+// unmarshalOpen reads b into plain (a pointer to an open struct's plain form) and answers the
+// members not named in known, for its Extra (nil when none): the body of every generated
+// UnmarshalJSON of an open object.
+func unmarshalOpen(b []byte, plain any, known ...string) (map[string]json.RawMessage, error) {
+	if err := json.Unmarshal(b, plain); err != nil {
+		return nil, err
+	}
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(b, &all); err != nil {
+		return nil, err
+	}
+	for _, k := range known {
+		delete(all, k)
+	}
+	if len(all) == 0 {
+		all = nil
+	}
+	return all, nil
+}
+
+// marshalOpen writes plain (an open struct's plain form) with the members of extra that it does
+// not already have: the body of every generated MarshalJSON of an open object.
+func marshalOpen(plain any, extra map[string]json.RawMessage) ([]byte, error) {
+	b, err := json.Marshal(plain)
+	if err != nil || len(extra) == 0 {
+		return b, err
+	}
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(b, &all); err != nil {
+		return nil, err
+	}
+	for k, x := range extra {
+		if _, ok := all[k]; !ok {
+			all[k] = x
+		}
+	}
+	return json.Marshal(all)
+}
+
 // IntOrPercent is Kubernetes' IntOrString as OpenKruise's fields use it: an int32 or a string such
 // as "25%". The zero value is the integer 0. It marshals to and from the same JSON as IntOrString
 // (a JSON number or a JSON string); the generated structs use it for every int-or-string member.

@@ -81,7 +81,7 @@ type CronChildStatus struct {
 	CompletionTime json.RawMessage `json:"completionTime,omitempty"`
 
 	// Job / BroadcastJob `status.conditions`, in order; null or absent: none.
-	Conditions *[]CronJobCondition `json:"conditions,omitempty"`
+	Conditions *[]K8sCondition `json:"conditions,omitempty"`
 
 	// ImageListPullJob `status.desired`, images to pull; null or absent: 0.
 	Desired *int64 `json:"desired,omitempty"`
@@ -295,17 +295,6 @@ type CronIlpjSpec struct {
 type CronIlpjTemplate struct {
 	// Its `spec`; absent: the zero spec.
 	Spec *CronIlpjSpec `json:"spec,omitempty"`
-}
-
-// CronJobCondition is `JobCondition` of the cron family's schemas.
-//
-// One status condition (`type`, `status`); other members are ignored.
-type CronJobCondition struct {
-	// `"True"`, `"False"` or `"Unknown"`; absent: `""`.
-	Status *string `json:"status,omitempty"`
-
-	// Condition type, e.g. `Complete`, `Failed`; absent: `""`.
-	Type *string `json:"type,omitempty"`
 }
 
 // CronJobStateOutput is `JobState` of the cron family's schemas.

@@ -2,6 +2,18 @@
 
 package kruisecore
 
+// K8sCondition is `Condition` of the cron, pub families' schemas, written once.
+//
+// One status condition (`type`, `status`); other members are ignored. An absent member reads as
+// `""`; a `null` one is refused (`invalid_input` naming it), as these families always did.
+type K8sCondition struct {
+	// `status`: `"True"`, `"False"` or `"Unknown"`; absent: `""`.
+	Status *string `json:"status,omitempty"`
+
+	// `type`, e.g. `Ready`, `Complete`, `Failed`; absent: `""`.
+	Type *string `json:"type,omitempty"`
+}
+
 // K8sLabelSelector is `LabelSelector` of the cron, pub, sidecarset families' schemas, written once.
 //
 // A label selector as the API server serves it. `None` is absent (or null), `Some(empty)` is

@@ -158,20 +158,11 @@ type PubContainer struct {
 func (v *PubContainer) UnmarshalJSON(b []byte) error {
 	type plain PubContainer
 	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
+	extra, err := unmarshalOpen(b, &p, "env", "image", "name", "resizePolicy", "resources")
+	if err != nil {
 		return err
 	}
-	var all map[string]json.RawMessage
-	if err := json.Unmarshal(b, &all); err != nil {
-		return err
-	}
-	for _, k := range []string{"env", "image", "name", "resizePolicy", "resources"} {
-		delete(all, k)
-	}
-	if len(all) == 0 {
-		all = nil
-	}
-	p.Extra = all
+	p.Extra = extra
 	*v = PubContainer(p)
 	return nil
 }
@@ -179,20 +170,7 @@ func (v *PubContainer) UnmarshalJSON(b []byte) error {
 // MarshalJSON writes the known members and those of Extra.
 func (v PubContainer) MarshalJSON() ([]byte, error) {
 	type plain PubContainer
-	b, err := json.Marshal(plain(v))
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	var all map[string]json.RawMessage
-	if err := json.Unmarshal(b, &all); err != nil {
-		return nil, err
-	}
-	for k, x := range v.Extra {
-		if _, ok := all[k]; !ok {
-			all[k] = x
-		}
-	}
-	return json.Marshal(all)
+	return marshalOpen(plain(v), v.Extra)
 }
 
 // PubContainerStatus is `ContainerStatus` of the pub family's schemas.
@@ -280,20 +258,11 @@ type PubEnvVar struct {
 func (v *PubEnvVar) UnmarshalJSON(b []byte) error {
 	type plain PubEnvVar
 	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
+	extra, err := unmarshalOpen(b, &p, "name", "value")
+	if err != nil {
 		return err
 	}
-	var all map[string]json.RawMessage
-	if err := json.Unmarshal(b, &all); err != nil {
-		return err
-	}
-	for _, k := range []string{"name", "value"} {
-		delete(all, k)
-	}
-	if len(all) == 0 {
-		all = nil
-	}
-	p.Extra = all
+	p.Extra = extra
 	*v = PubEnvVar(p)
 	return nil
 }
@@ -301,20 +270,7 @@ func (v *PubEnvVar) UnmarshalJSON(b []byte) error {
 // MarshalJSON writes the known members and those of Extra.
 func (v PubEnvVar) MarshalJSON() ([]byte, error) {
 	type plain PubEnvVar
-	b, err := json.Marshal(plain(v))
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	var all map[string]json.RawMessage
-	if err := json.Unmarshal(b, &all); err != nil {
-		return nil, err
-	}
-	for k, x := range v.Extra {
-		if _, ok := all[k]; !ok {
-			all[k] = x
-		}
-	}
-	return json.Marshal(all)
+	return marshalOpen(plain(v), v.Extra)
 }
 
 // PubFeatureGates is `FeatureGates` of the pub family's schemas.
@@ -457,17 +413,6 @@ type PubPod struct {
 	Status *PubPodStatus `json:"status,omitempty"`
 }
 
-// PubPodCondition is `PodCondition` of the pub family's schemas.
-//
-// One pod condition.
-type PubPodCondition struct {
-	// `status`: `True`, `False`, `Unknown`.
-	Status *string `json:"status,omitempty"`
-
-	// `type`, e.g. `Ready`.
-	Type *string `json:"type,omitempty"`
-}
-
 // PubPodMatch is `PodMatch` of the pub family's schemas.
 //
 // The PUB that protects one pod.
@@ -525,20 +470,11 @@ type PubPodSpec struct {
 func (v *PubPodSpec) UnmarshalJSON(b []byte) error {
 	type plain PubPodSpec
 	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
+	extra, err := unmarshalOpen(b, &p, "containers", "initContainers")
+	if err != nil {
 		return err
 	}
-	var all map[string]json.RawMessage
-	if err := json.Unmarshal(b, &all); err != nil {
-		return err
-	}
-	for _, k := range []string{"containers", "initContainers"} {
-		delete(all, k)
-	}
-	if len(all) == 0 {
-		all = nil
-	}
-	p.Extra = all
+	p.Extra = extra
 	*v = PubPodSpec(p)
 	return nil
 }
@@ -546,20 +482,7 @@ func (v *PubPodSpec) UnmarshalJSON(b []byte) error {
 // MarshalJSON writes the known members and those of Extra.
 func (v PubPodSpec) MarshalJSON() ([]byte, error) {
 	type plain PubPodSpec
-	b, err := json.Marshal(plain(v))
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	var all map[string]json.RawMessage
-	if err := json.Unmarshal(b, &all); err != nil {
-		return nil, err
-	}
-	for k, x := range v.Extra {
-		if _, ok := all[k]; !ok {
-			all[k] = x
-		}
-	}
-	return json.Marshal(all)
+	return marshalOpen(plain(v), v.Extra)
 }
 
 // PubPodStateOutput is `PodState` of the pub family's schemas.
@@ -589,7 +512,7 @@ type PubPodStateInput struct {
 // Pod `status`: phase, conditions, container statuses.
 type PubPodStatus struct {
 	// `status.conditions` (`null` = none).
-	Conditions *[]PubPodCondition `json:"conditions,omitempty"`
+	Conditions *[]K8sCondition `json:"conditions,omitempty"`
 
 	// `status.containerStatuses` (`null` = none).
 	ContainerStatuses *[]PubContainerStatus `json:"containerStatuses,omitempty"`
@@ -791,20 +714,11 @@ type PubResources struct {
 func (v *PubResources) UnmarshalJSON(b []byte) error {
 	type plain PubResources
 	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
+	extra, err := unmarshalOpen(b, &p, "limits", "requests")
+	if err != nil {
 		return err
 	}
-	var all map[string]json.RawMessage
-	if err := json.Unmarshal(b, &all); err != nil {
-		return err
-	}
-	for _, k := range []string{"limits", "requests"} {
-		delete(all, k)
-	}
-	if len(all) == 0 {
-		all = nil
-	}
-	p.Extra = all
+	p.Extra = extra
 	*v = PubResources(p)
 	return nil
 }
@@ -812,20 +726,7 @@ func (v *PubResources) UnmarshalJSON(b []byte) error {
 // MarshalJSON writes the known members and those of Extra.
 func (v PubResources) MarshalJSON() ([]byte, error) {
 	type plain PubResources
-	b, err := json.Marshal(plain(v))
-	if err != nil || len(v.Extra) == 0 {
-		return b, err
-	}
-	var all map[string]json.RawMessage
-	if err := json.Unmarshal(b, &all); err != nil {
-		return nil, err
-	}
-	for k, x := range v.Extra {
-		if _, ok := all[k]; !ok {
-			all[k] = x
-		}
-	}
-	return json.Marshal(all)
+	return marshalOpen(plain(v), v.Extra)
 }
 
 // PubResponseStatus is `ResponseStatus` of the pub family's schemas.

@@ -1,5 +1,6 @@
 //! Go: `bindings/go/zz_generated_<family>.go` (structs `<Family><Name>Input` / `<Family><Name>Output`,
-//! named types `<Family><Def>`, one function `<Family><Name>` per fn), the typed replay table
+//! named types `<Family><Def>`, one function `<Family><Name>` per fn), `zz_generated_k8s.go` (the
+//! types several families share, `K8s<Def>`), the typed replay table
 //! `zz_generated_typed_test.go` and one example per family in `zz_generated_example_test.go`.
 //!
 //! Field rule (the JSON survives a round trip): a required non-null member is a value without
@@ -420,36 +421,27 @@ impl<'a> Family<'a> {
 }
 
 /// MarshalJSON / UnmarshalJSON of an open object: the known members as the struct says, the others
-/// in Extra.
+/// in Extra (bodies in the hand-written `unmarshalOpen` / `marshalOpen` of typed.go).
 fn open_methods(go: &str, fields: &[Field]) -> String {
-    let known = fields
+    let known: String = fields
         .iter()
-        .map(|f| quote(&f.name))
-        .collect::<Vec<_>>()
-        .join(", ");
+        .map(|f| format!(", {}", quote(&f.name)))
+        .collect();
     format!(
         "\n// UnmarshalJSON reads the known members and keeps the others in Extra.\n\
          func (v *{go}) UnmarshalJSON(b []byte) error {{\n\
          \ttype plain {go}\n\
          \tvar p plain\n\
-         \tif err := json.Unmarshal(b, &p); err != nil {{\n\t\treturn err\n\t}}\n\
-         \tvar all map[string]json.RawMessage\n\
-         \tif err := json.Unmarshal(b, &all); err != nil {{\n\t\treturn err\n\t}}\n\
-         \tfor _, k := range []string{{{known}}} {{\n\t\tdelete(all, k)\n\t}}\n\
-         \tif len(all) == 0 {{\n\t\tall = nil\n\t}}\n\
-         \tp.Extra = all\n\
+         \textra, err := unmarshalOpen(b, &p{known})\n\
+         \tif err != nil {{\n\t\treturn err\n\t}}\n\
+         \tp.Extra = extra\n\
          \t*v = {go}(p)\n\
          \treturn nil\n\
          }}\n\n\
          // MarshalJSON writes the known members and those of Extra.\n\
          func (v {go}) MarshalJSON() ([]byte, error) {{\n\
          \ttype plain {go}\n\
-         \tb, err := json.Marshal(plain(v))\n\
-         \tif err != nil || len(v.Extra) == 0 {{\n\t\treturn b, err\n\t}}\n\
-         \tvar all map[string]json.RawMessage\n\
-         \tif err := json.Unmarshal(b, &all); err != nil {{\n\t\treturn nil, err\n\t}}\n\
-         \tfor k, x := range v.Extra {{\n\t\tif _, ok := all[k]; !ok {{\n\t\t\tall[k] = x\n\t\t}}\n\t}}\n\
-         \treturn json.Marshal(all)\n\
+         \treturn marshalOpen(plain(v), v.Extra)\n\
          }}\n"
     )
 }

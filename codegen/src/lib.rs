@@ -6,7 +6,9 @@
 //! - `bindings/python/python/kruise_core/<family>.py` (TypedDicts and one function per fn) and
 //!   `_typed.py` (the `ErrorKind` literal and the table of typed functions);
 //! - `bindings/go/zz_generated_<family>.go` (structs and one function per fn), the typed replay
-//!   table `zz_generated_typed_test.go` and `zz_generated_example_test.go`.
+//!   table `zz_generated_typed_test.go` and `zz_generated_example_test.go`;
+//! - the types several families share ([`model::shared_defs`]) once: Python `kruise_core/k8s.py`
+//!   (re-exported by the family modules) and Go `bindings/go/zz_generated_k8s.go` (`K8s<Name>`).
 //!
 //! `scripts/codegen` runs the binary, which writes [`generate`]'s files and deletes generated files
 //! that are no longer produced; `cargo test -p kruise-codegen` fails when a checked-in file is stale.

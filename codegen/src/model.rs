@@ -851,4 +851,63 @@ mod tests {
         let e = family_defs(clash.iter()).unwrap_err();
         assert!(e.contains("XInput of t.b differs"), "{e}");
     }
+
+    /// A name two families give one shape is shared; a third family's other shape stays its own; a
+    /// type whose reference is not shared stays per family; fn inputs are never shared.
+    #[test]
+    fn shared_across_families() {
+        let f = |family: &str, defs: Value| FnInfo {
+            id: format!("{family}.x"),
+            family: family.into(),
+            name: "x".into(),
+            doc: String::new(),
+            typed: Some(
+                read_fn(
+                    &format!("{family}.x"),
+                    "X",
+                    json!({"$defs": merge(defs, json!({
+                        "input": {"type": "object", "properties": {
+                            "s": {"$ref": "#/$defs/S"}, "t": {"$ref": "#/$defs/T"}}},
+                        "output": {"type": "integer"}}))}),
+                )
+                .unwrap(),
+            ),
+        };
+        fn merge(a: Value, b: Value) -> Value {
+            let (Value::Object(mut a), Value::Object(b)) = (a, b) else {
+                unreachable!()
+            };
+            a.extend(b);
+            Value::Object(a)
+        }
+        let obj = |ty: &str| json!({"type": "object", "properties": {"v": {"type": ty}}});
+        let t = json!({"type": "object", "properties": {"u": {"$ref": "#/$defs/U"}}});
+        let fns = [
+            f("a", json!({"S": obj("string"), "T": t, "U": obj("string")})),
+            f(
+                "b",
+                json!({"S": obj("string"), "T": t, "U": obj("integer")}),
+            ),
+            f(
+                "c",
+                json!({"S": obj("integer"), "T": t, "U": obj("integer")}),
+            ),
+        ];
+        let shared = shared_defs(&fns).unwrap();
+        assert_eq!(
+            shared.defs.keys().collect::<Vec<_>>(),
+            ["S", "U"],
+            "{shared:?}"
+        );
+        assert_eq!(
+            shared.families["S"],
+            BTreeSet::from(["a".into(), "b".into()])
+        );
+        assert_eq!(
+            shared.families["U"],
+            BTreeSet::from(["b".into(), "c".into()])
+        );
+        let c = family_defs(fns[2..].iter()).unwrap();
+        assert!(!shared.has("S", &c["S"]) && shared.has("U", &c["U"]));
+    }
 }

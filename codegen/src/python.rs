@@ -1,5 +1,7 @@
 //! Python: `kruise_core/<family>.py` (TypedDicts with the JSON's camelCase keys and one function per
-//! fn calling the native `call`) and `kruise_core/_typed.py` (`ErrorKind`, the typed-fn table).
+//! fn calling the native `call`), `kruise_core/k8s.py` (the TypedDicts several families share, which
+//! the family modules import and re-export) and `kruise_core/_typed.py` (`ErrorKind`, the typed-fn
+//! table).
 //!
 //! The modules run on Python 3.9+: no `X | Y` at runtime (`Optional`/`Union`), `TypedDict`,
 //! `NotRequired` and `TypeAlias` from typing_extensions, forward references quoted.
@@ -274,21 +276,20 @@ fn module(family: &str, fs: &[&FnInfo], shared: &Shared) -> Result<String, Strin
     let mut out = format!("# {HEADER}\n");
     out.push_str(&docstring(
         &format!(
-            "Typed functions of the ``{family}`` family: one per fn id ``{family}.<name>``, with TypedDicts of\n\
-             the JSON shapes (camelCase keys, as in the conformance vectors and Kubernetes JSON).\n\n\
-             Each function calls ``kruise_core.call`` and raises ``kruise_core.KruiseError``; see\n\
-             ``docs/fns.md`` for every fn's fields, error kinds and OpenKruise source."
+            "Typed functions of the ``{family}`` family (one per fn id ``{family}.<name>``, calling\n\
+             ``kruise_core.call``) and TypedDicts of its JSON shapes; ``docs/fns.md`` lists them all."
         ),
         "",
     ));
     out.push_str(TYPING_IMPORTS);
     out.push_str("from ._kruise_core import call\n");
     if !imported.is_empty() {
-        out.push_str(&format!("from .{SHARED_MODULE} import (\n"));
-        for n in &imported {
-            out.push_str(&format!("    {n} as {n},\n"));
-        }
-        out.push_str(")\n");
+        // one line: the re-exports are the family's names for the shared types
+        let names: Vec<String> = imported.iter().map(|n| format!("{n} as {n}")).collect();
+        out.push_str(&format!(
+            "from .{SHARED_MODULE} import {}  # shared shapes, re-exported\n",
+            names.join(", ")
+        ));
     }
     let extras: Vec<&(&str, &str, &[&str])> = EXTRAS.iter().filter(|e| e.0 == family).collect();
     for (_, m, names) in &extras {

@@ -47,17 +47,8 @@ impl ChildKind {
     }
 }
 
-/// One status condition (`type`, `status`); other members are ignored.
-#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
-#[schemars(rename = "JobCondition")]
-pub struct Condition {
-    /// Condition type, e.g. `Complete`, `Failed`; absent: `""`.
-    #[serde(rename = "type", default)]
-    pub type_: String,
-    /// `"True"`, `"False"` or `"Unknown"`; absent: `""`.
-    #[serde(default)]
-    pub status: String,
-}
+/// One status condition: the shared [`crate::k8s::condition::Condition`].
+pub use crate::k8s::condition::Condition;
 
 /// The parts of a child's status that decide its state; other members (a whole `status` may be
 /// passed) are ignored. Missing numbers count as 0.

@@ -13,6 +13,7 @@
 //! - [`image_ref`]: the docker/distribution image reference grammar, plain (`reference.Parse`)
 //!   and normalized (`ParseNormalizedNamed`).
 //!
+//! - [`condition`]: the `type` / `status` view of a status condition.
 //! - [`pod`]: the pod view (metadata, owner references, phase; `IsPodActive`,
 //!   `GetControllerOf`) that matching decisions read.
 //!
@@ -21,6 +22,7 @@
 //!
 //! Versions: apimachinery v0.32.10, the module OpenKruise v1.9.0 builds with.
 
+pub mod condition;
 pub mod image_ref;
 pub mod pod;
 pub mod selector;

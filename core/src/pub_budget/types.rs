@@ -170,16 +170,9 @@ pub struct PodStatus {
     pub container_statuses: Vec<ContainerStatus>,
 }
 
-/// One pod condition.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize, JsonSchema)]
-#[serde(default)]
-pub struct PodCondition {
-    /// `type`, e.g. `Ready`.
-    #[serde(rename = "type")]
-    pub type_: String,
-    /// `status`: `True`, `False`, `Unknown`.
-    pub status: String,
-}
+/// One pod condition: the shared [`crate::k8s::condition::Condition`], under the name this
+/// module gave it.
+pub use crate::k8s::condition::Condition as PodCondition;
 
 /// One container status.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize, JsonSchema)]

@@ -40,7 +40,7 @@ from ._kruise_core import (
 )
 from ._typed import ErrorKind
 
-from . import allocation, api, compat, cron, pub, resources, rollout, sidecarset
+from . import allocation, api, compat, cron, k8s, pub, resources, rollout, sidecarset
 
 __all__ = [
     "DEFAULT_MAX_INPUT_BYTES",
@@ -57,6 +57,7 @@ __all__ = [
     "call_json",
     "cron",
     "fn_ids",
+    "k8s",
     "matches",
     "max_input_bytes",
     "pub",

@@ -8,6 +8,18 @@ from typing import Any, Dict, List, Literal, Optional, Tuple, Union, cast
 from typing_extensions import NotRequired, TypeAlias, TypedDict
 
 
+class Condition(TypedDict):
+    """One status condition (`type`, `status`); other members are ignored. An absent member reads as
+    `""`; a `null` one is refused (`invalid_input` naming it), as these families always did.
+    """
+
+    status: NotRequired[str]
+    """`status`: `"True"`, `"False"` or `"Unknown"`; absent: `""`."""
+
+    type: NotRequired[str]
+    """`type`, e.g. `Ready`, `Complete`, `Failed`; absent: `""`."""
+
+
 # An int-or-percent as Kubernetes serialises it: a JSON integer or a JSON string (`"50%"`).
 IntOrPercent: TypeAlias = Union[int, str]
 
@@ -98,6 +110,7 @@ class MatchPod(TypedDict):
 
 
 __all__ = [
+    "Condition",
     "IntOrPercent",
     "LabelSelector",
     "MatchOwnerReference",
