@@ -154,7 +154,7 @@ func (e *env) setup(ctx context.Context) error {
 	etcd, err := start(dir, "etcd", e.opts.etcd, "--name=e2e", "--data-dir="+filepath.Join(dir, "etcd"),
 		"--listen-client-urls="+etcdURL, "--advertise-client-urls="+etcdURL,
 		"--listen-peer-urls="+peerURL, "--initial-advertise-peer-urls="+peerURL,
-		"--initial-cluster=e2e="+peerURL, "--log-level=warn")
+		"--initial-cluster=e2e="+peerURL, "--logger=zap", "--log-level=warn")
 	if err != nil {
 		return err
 	}
