@@ -26,9 +26,9 @@ import (
 )
 
 type options struct {
-	apiserver, etcd, webhook, crds, seed string
-	timeout                              time.Duration
-	keep                                 bool
+	apiserver, etcd, webhook, crds, seed, dir string
+	timeout                                   time.Duration
+	keep                                      bool
 }
 
 // env is the running cluster and the clients of the checks.
@@ -52,6 +52,7 @@ func main() {
 	flag.StringVar(&o.crds, "crds", "", "OpenKruise's config/crd/bases directory")
 	flag.StringVar(&o.seed, "seed", "", "the v1alpha1 SidecarSet seed (cli/examples/api/sidecarset.yaml)")
 	flag.DurationVar(&o.timeout, "timeout", 8*time.Minute, "bound on the whole run")
+	flag.StringVar(&o.dir, "dir", "", "where to make the temporary directory (default: $TMPDIR)")
 	flag.BoolVar(&o.keep, "keep", false, "keep the temporary directory (logs, certificates)")
 	flag.Parse()
 	if o.apiserver == "" || o.webhook == "" || o.crds == "" || o.seed == "" {
@@ -123,7 +124,7 @@ func (r *report) fail(name string, err error) {
 }
 
 func (e *env) setup(ctx context.Context) error {
-	dir, err := os.MkdirTemp("", "kruise-core-e2e-")
+	dir, err := os.MkdirTemp(e.opts.dir, "run-")
 	if err != nil {
 		return err
 	}
