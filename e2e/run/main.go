@@ -132,12 +132,8 @@ func (e *env) setup(ctx context.Context) error {
 	if e.ca, err = newCA(); err != nil {
 		return err
 	}
-	write := func(name string, b []byte) (string, error) {
-		p := filepath.Join(dir, name)
-		return p, os.WriteFile(p, b, 0o600)
-	}
-	caFile, err := write("ca.crt", e.ca.certPEM)
-	if err != nil {
+	caFile := filepath.Join(dir, "ca.crt")
+	if err := os.WriteFile(caFile, e.ca.certPEM, 0o600); err != nil {
 		return err
 	}
 
@@ -165,15 +161,7 @@ func (e *env) setup(ctx context.Context) error {
 	}
 
 	// kube-apiserver: client-certificate authentication, RBAC, the service-account flags it needs.
-	apiCert, apiKey, err := e.ca.issue("kube-apiserver", nil, true)
-	if err != nil {
-		return err
-	}
-	apiCertFile, err := write("apiserver.crt", apiCert)
-	if err != nil {
-		return err
-	}
-	apiKeyFile, err := write("apiserver.key", apiKey)
+	apiCertFile, apiKeyFile, err := e.servingCert("apiserver")
 	if err != nil {
 		return err
 	}
@@ -228,15 +216,7 @@ func (e *env) setup(ctx context.Context) error {
 	if _, err := writeKubeconfig(hookKubeconfig, apiURL, e.ca, webhookUser, nil); err != nil {
 		return err
 	}
-	hookCert, hookKey, err := e.ca.issue("kruise-core-webhook", nil, true)
-	if err != nil {
-		return err
-	}
-	hookCertFile, err := write("webhook.crt", hookCert)
-	if err != nil {
-		return err
-	}
-	hookKeyFile, err := write("webhook.key", hookKey)
+	hookCertFile, hookKeyFile, err := e.servingCert("webhook")
 	if err != nil {
 		return err
 	}
@@ -264,6 +244,19 @@ func (e *env) setup(ctx context.Context) error {
 		return fmt.Errorf("webhook configurations: %w", err)
 	}
 	return nil
+}
+
+// servingCert writes a loopback serving certificate of the run's CA and its key, dir/name.{crt,key}.
+func (e *env) servingCert(name string) (certFile, keyFile string, err error) {
+	certPEM, keyPEM, err := e.ca.issue(name, nil, true)
+	if err != nil {
+		return "", "", err
+	}
+	certFile, keyFile = filepath.Join(e.dir, name+".crt"), filepath.Join(e.dir, name+".key")
+	if err := os.WriteFile(certFile, certPEM, 0o600); err != nil {
+		return "", "", err
+	}
+	return certFile, keyFile, os.WriteFile(keyFile, keyPEM, 0o600)
 }
 
 // teardown stops the processes in reverse order and removes the temporary directory; on failure
