@@ -5,6 +5,9 @@
 //   - /validate-pod: the PodUnavailableBudget pod validating webhook (DELETE, pods/eviction, UPDATE
 //     and pods/resize); the AdmissionReview goes through kruisecore.PubAdmitReview, and the PUB
 //     status it decides is written through the status subresource.
+//   - /mutate-pod: the SidecarSet pod mutating webhook (CREATE), reduced to what the library
+//     decides today: which SidecarSets apply (kruisecore.SidecarsetMatch), the sidecars' resources
+//     under a resourcesPolicy (kruisecore.ResourcesSidecar) and their place (kruisecore.ApiSidecarOrder).
 //   - a small PUB status loop: every PUB's status recomputed from its pods by kruisecore.PubStatus
 //     (what OpenKruise's podunavailablebudget controller does, for selector PUBs).
 //
@@ -43,6 +46,8 @@ func main() {
 	resync := flag.Duration("pub-resync", time.Second, "period of the PUB status loop (0: off)")
 	inPlace := flag.Bool("in-place-pod-vertical-scaling", true, "Kruise feature gate InPlacePodVerticalScaling")
 	updateGate := flag.Bool("pub-update-gate", true, "Kruise feature gate PodUnavailableBudgetUpdateGate")
+	podNsSelector := flag.String("pod-webhook-namespace-selector", "",
+		"the namespaceSelector (JSON) of the pod mutating webhook's configuration; empty: the Helm chart's")
 	flag.Parse()
 	if *certFile == "" || *keyFile == "" || *kubeconfig == "" {
 		log.Fatal("--tls-cert, --tls-key and --kubeconfig are required")
@@ -51,10 +56,19 @@ func main() {
 	if err != nil {
 		log.Fatalf("kubeconfig: %v", err)
 	}
+	var nsSelector *kruisecore.SidecarsetLabelSelector
+	if *podNsSelector != "" {
+		nsSelector = &kruisecore.SidecarsetLabelSelector{}
+		if err := json.Unmarshal([]byte(*podNsSelector), nsSelector); err != nil {
+			log.Fatalf("--pod-webhook-namespace-selector: %v", err)
+		}
+	}
 	s := &server{
 		kube:  kubernetes.NewForConfigOrDie(cfg),
 		dyn:   dynamic.NewForConfigOrDie(cfg),
 		gates: kruisecore.PubFeatureGates{InPlacePodVerticalScaling: inPlace, PodUnavailableBudgetUpdateGate: updateGate},
+
+		podWebhookNamespaceSelector: nsSelector,
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -64,6 +78,7 @@ func main() {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/convert", s.convert)
 	mux.HandleFunc("/validate-pod", s.validatePod)
+	mux.HandleFunc("/mutate-pod", s.mutatePod)
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok") })
 	srv := &http.Server{Addr: *listen, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() {
@@ -72,6 +87,13 @@ func main() {
 		defer cancel()
 		_ = srv.Shutdown(sctx)
 	}()
+	// Load the library before serving (the wasm backend compiles its module on first use), so
+	// the first review is not the one that pays for it.
+	start := time.Now()
+	if _, err := kruisecore.FnIDs(); err != nil {
+		log.Fatalf("kruise-core: %v", err)
+	}
+	log.Printf("kruise-core %s (%s backend) loaded in %s", kruisecore.Version(), kruisecore.Backend(), time.Since(start).Round(time.Millisecond))
 	log.Printf("serving on https://%s", *listen)
 	if err := srv.ListenAndServeTLS(*certFile, *keyFile); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		log.Fatal(err)
@@ -82,6 +104,8 @@ type server struct {
 	kube  kubernetes.Interface
 	dyn   dynamic.Interface
 	gates kruisecore.PubFeatureGates
+	// the pod mutating webhook configuration's namespaceSelector (nil: the Helm chart's)
+	podWebhookNamespaceSelector *kruisecore.SidecarsetLabelSelector
 }
 
 // readBody reads a POSTed JSON review; on failure it has answered the client already.

@@ -30,6 +30,9 @@ func (s *server) pubStatusLoop(ctx context.Context, every time.Duration) {
 
 func (s *server) syncPubs(ctx context.Context) error {
 	list, err := s.dyn.Resource(pubResource).Namespace(metav1.NamespaceAll).List(ctx, metav1.ListOptions{})
+	if apierrors.IsNotFound(err) {
+		return nil // the PodUnavailableBudget CRD is not installed (yet)
+	}
 	if err != nil {
 		return err
 	}
