@@ -96,7 +96,8 @@ fn main() -> ExitCode {
         Command::Demo(args) => report(families::demo(&args)),
         Command::Explain(args) => explain(&args),
         Command::Convert(args) => report(families::convert(&args)),
-        Command::Status(args) => match status::status(&args).and_then(|l| status::print(&args, &l)) {
+        Command::Status(args) => match status::status(&args).and_then(|l| status::print(&args, &l))
+        {
             Ok(code) => ExitCode::from(code),
             Err(e) => fail(&e),
         },

@@ -59,7 +59,10 @@ pub fn status(args: &StatusArgs) -> Result<Vec<Line>, CliError> {
                 .and_then(decide::<RolloutHealth>)
                 .map_err(|e| match &e.field {
                     Some(f) if !f.starts_with("items[") => {
-                        let detail = e.message.strip_prefix(&format!("{f}: ")).unwrap_or(&e.message);
+                        let detail = e
+                            .message
+                            .strip_prefix(&format!("{f}: "))
+                            .unwrap_or(&e.message);
                         kruise_core::Error::at(e.kind, format!("items[{i}].{f}"), detail)
                     }
                     _ => e,
@@ -93,7 +96,13 @@ pub fn print(args: &StatusArgs, lines: &[Line]) -> Result<u8, CliError> {
                     code = EXIT_DEGRADED;
                 }
                 let done = if h.done { " (done)" } else { "" };
-                let _ = writeln!(text, "{}: {}{done}: {}", l.object, word(h.status), h.message);
+                let _ = writeln!(
+                    text,
+                    "{}: {}{done}: {}",
+                    l.object,
+                    word(h.status),
+                    h.message
+                );
                 docs.push(json!({"object": l.object, "status": word(h.status), "message": h.message, "done": h.done}));
             }
             Err(e) => {
@@ -137,7 +146,11 @@ pub fn demo(_args: &DemoArgs) -> Result<String, CliError> {
     for (step, (updated, ready)) in [(0, 0), (4, 2), (7, 7)].into_iter().enumerate() {
         let pods: Vec<Value> = (0..10)
             .map(|i| {
-                let rev = if i < updated { "sample-r2" } else { "sample-r1" };
+                let rev = if i < updated {
+                    "sample-r2"
+                } else {
+                    "sample-r1"
+                };
                 pod(&format!("sample-{i}"), rev, i >= updated || i < ready)
             })
             .collect();
@@ -163,7 +176,12 @@ pub fn demo(_args: &DemoArgs) -> Result<String, CliError> {
             serde_json::from_value(obj).map_err(|e| CliError::input("demo", e))?,
         )?;
         let done = if h.done { ", done" } else { "" };
-        let _ = writeln!(out, "          health: {}{done}: {}", word(h.status), h.message);
+        let _ = writeln!(
+            out,
+            "          health: {}{done}: {}",
+            word(h.status),
+            h.message
+        );
     }
     Ok(out)
 }

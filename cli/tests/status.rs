@@ -60,7 +60,12 @@ status:
 #[test]
 fn percent_partition_hold_is_suspended_and_done() {
     let o = run(&["status", "-"], HELD);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     assert_eq!(
         text(&o),
         "CloneSet/web: suspended (done): partitioned roll out complete: 2 of 4 pods updated, partition 2 keeps the rest\n"
@@ -75,7 +80,9 @@ fn degraded_object_exits_3_after_printing_all() {
     let out = text(&o);
     assert!(out.starts_with("CloneSet/web: suspended"), "{out}");
     assert!(
-        out.contains("CloneSet/stuck: degraded: CloneSet revision stuck-r2 has timed out progressing\n"),
+        out.contains(
+            "CloneSet/stuck: degraded: CloneSet revision stuck-r2 has timed out progressing\n"
+        ),
         "{out}"
     );
 }
@@ -88,7 +95,12 @@ fn json_list_and_json_output() {
         {"apiVersion": "apps.kruise.io/v1beta1", "kind": "AdvancedCronJob", "metadata": {"name": "nightly"},
          "spec": {"paused": true}, "status": {}}]});
     let o = run(&["status", "-", "-o", "json"], &list.to_string());
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON output");
     assert_eq!(v[0]["object"], "BroadcastJob/warm");
     assert_eq!(v[0]["status"], "healthy");

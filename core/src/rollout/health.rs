@@ -199,18 +199,28 @@ fn rollout(r: &Rollout) -> HealthOutput {
     use Health::*;
     let w = r.what;
     if r.updated < r.target {
-        let m = format!("{} out of {} new pods have been updated", r.updated, r.target);
+        let m = format!(
+            "{} out of {} new pods have been updated",
+            r.updated, r.target
+        );
         return if r.paused {
             out(Suspended, false, format!("{w} is paused: {m}"))
         } else {
-            out(Progressing, false, format!("waiting for {w} rollout to finish: {m}"))
+            out(
+                Progressing,
+                false,
+                format!("waiting for {w} rollout to finish: {m}"),
+            )
         };
     }
     if r.surplus > 0 {
         return out(
             Progressing,
             false,
-            format!("waiting for {w} rollout to finish: {} old pods are pending termination", r.surplus),
+            format!(
+                "waiting for {w} rollout to finish: {} old pods are pending termination",
+                r.surplus
+            ),
         );
     }
     if r.updated_available < r.target {
@@ -227,7 +237,10 @@ fn rollout(r: &Rollout) -> HealthOutput {
         return out(
             Progressing,
             false,
-            format!("waiting for {w} rollout to finish: {} of {} pods are available", r.available, r.desired),
+            format!(
+                "waiting for {w} rollout to finish: {} of {} pods are available",
+                r.available, r.desired
+            ),
         );
     }
     if r.target < r.desired && r.updated < r.desired {
@@ -245,7 +258,11 @@ fn rollout(r: &Rollout) -> HealthOutput {
     } else {
         format!(" at revision {}", r.revision)
     };
-    out(Healthy, true, format!("{w} rolled out: {} pods{at}", r.desired))
+    out(
+        Healthy,
+        true,
+        format!("{w} rolled out: {} pods{at}", r.desired),
+    )
 }
 
 fn at_spec(e: Error, field: &str) -> Error {
@@ -310,7 +327,9 @@ pub fn health(i: &HealthInput) -> Result<HealthOutput> {
     let us = &spec.update_strategy;
     let ru = us.rolling_update.as_ref();
     let paused = us.paused || ru.is_some_and(|r| r.paused);
-    let partition_v = ru.and_then(|r| r.partition.as_ref()).or(us.partition.as_ref());
+    let partition_v = ru
+        .and_then(|r| r.partition.as_ref())
+        .or(us.partition.as_ref());
     let pfield = if ru.is_some_and(|r| r.partition.is_some()) {
         "spec.updateStrategy.rollingUpdate.partition"
     } else {
@@ -390,7 +409,8 @@ pub fn health(i: &HealthInput) -> Result<HealthOutput> {
                 paused,
                 updated: st.updated_number_scheduled.into(),
                 // the DaemonSet status has no updated-available count
-                updated_available: i64::from(st.updated_number_scheduled).min(st.number_available.into()),
+                updated_available: i64::from(st.updated_number_scheduled)
+                    .min(st.number_available.into()),
                 available: st.number_available.into(),
                 surplus: 0,
                 revision: &st.update_revision,
@@ -404,7 +424,10 @@ fn on_delete(what: &str, desired: i64, st: &Status) -> HealthOutput {
         return out(
             Health::Progressing,
             false,
-            format!("waiting for {what}: {} of {desired} pods are available", st.available_replicas),
+            format!(
+                "waiting for {what}: {} of {desired} pods are available",
+                st.available_replicas
+            ),
         );
     }
     out(
@@ -418,7 +441,11 @@ fn on_delete(what: &str, desired: i64, st: &Status) -> HealthOutput {
 }
 
 fn broadcast_job(spec: &Spec, st: &Status) -> HealthOutput {
-    let cond = |t: &str| st.conditions.iter().find(|c| c.type_ == t && c.status == "True");
+    let cond = |t: &str| {
+        st.conditions
+            .iter()
+            .find(|c| c.type_ == t && c.status == "True")
+    };
     let counts = format!(
         "{} succeeded, {} failed, {} active of {} desired",
         st.succeeded,
@@ -427,19 +454,43 @@ fn broadcast_job(spec: &Spec, st: &Status) -> HealthOutput {
         st.desired
     );
     if let Some(c) = cond("Failed") {
-        let why = if c.message.is_empty() { &c.reason } else { &c.message };
-        return out(Health::Degraded, true, format!("BroadcastJob failed: {why} ({counts})"));
+        let why = if c.message.is_empty() {
+            &c.reason
+        } else {
+            &c.message
+        };
+        return out(
+            Health::Degraded,
+            true,
+            format!("BroadcastJob failed: {why} ({counts})"),
+        );
     }
     if st.phase == "failed" {
-        return out(Health::Degraded, true, format!("BroadcastJob failed ({counts})"));
+        return out(
+            Health::Degraded,
+            true,
+            format!("BroadcastJob failed ({counts})"),
+        );
     }
     if cond("Complete").is_some() || st.phase == "completed" {
-        return out(Health::Healthy, true, format!("BroadcastJob completed ({counts})"));
+        return out(
+            Health::Healthy,
+            true,
+            format!("BroadcastJob completed ({counts})"),
+        );
     }
     if spec.paused || st.phase == "paused" {
-        return out(Health::Suspended, false, format!("BroadcastJob is paused ({counts})"));
+        return out(
+            Health::Suspended,
+            false,
+            format!("BroadcastJob is paused ({counts})"),
+        );
     }
-    out(Health::Progressing, false, format!("BroadcastJob is running ({counts})"))
+    out(
+        Health::Progressing,
+        false,
+        format!("BroadcastJob is running ({counts})"),
+    )
 }
 
 fn cron_job(spec: &Spec, st: &Status) -> HealthOutput {
@@ -455,8 +506,16 @@ fn cron_job(spec: &Spec, st: &Status) -> HealthOutput {
         return out(Health::Suspended, true, "AdvancedCronJob is paused");
     }
     match &st.last_schedule_time {
-        Some(t) => out(Health::Healthy, true, format!("AdvancedCronJob last scheduled at {t}")),
-        None => out(Health::Healthy, true, "AdvancedCronJob has not been scheduled yet"),
+        Some(t) => out(
+            Health::Healthy,
+            true,
+            format!("AdvancedCronJob last scheduled at {t}"),
+        ),
+        None => out(
+            Health::Healthy,
+            true,
+            "AdvancedCronJob has not been scheduled yet",
+        ),
     }
 }
 

@@ -95,11 +95,11 @@ pub mod fns {
         Budget as DaemonsetBudgetOutput, DaemonsetBudgetInput, DaemonsetNodesNeedingPodsInput,
         DaemonsetUpdateNodesInput,
     };
+    pub use super::health::{HealthInput, HealthOutput, RolloutHealth};
     pub use super::partition::{Partition as PartitionOutput, PartitionInput};
     pub use super::progress::{ProgressInput, ProgressOutput};
-    pub use super::validate::{Finding, ValidateInput};
-    pub use super::health::{HealthInput, HealthOutput, RolloutHealth};
     pub use super::status::{ClonesetStatus, ClonesetStatusInput, ClonesetStatusOutput};
+    pub use super::validate::{Finding, ValidateInput};
 
     /// `rollout.partition`: the resolved partition and the pods (nodes) allowed on the update
     /// revision.

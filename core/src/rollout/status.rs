@@ -352,7 +352,9 @@ fn first<'a>(conds: &'a [PodCondition], t: &str) -> Option<&'a PodCondition> {
 
 /// Kubernetes' `IsPodActive`.
 pub fn is_active(p: &Pod) -> bool {
-    p.status.phase != "Succeeded" && p.status.phase != "Failed" && p.metadata.deletion_timestamp.is_none()
+    p.status.phase != "Succeeded"
+        && p.status.phase != "Failed"
+        && p.metadata.deletion_timestamp.is_none()
 }
 
 /// Go's zero time (0001-01-01T00:00:00Z) reads as unset.
@@ -372,7 +374,12 @@ fn update_ready(p: &Pod, min_ready: i32, now: Timestamp, at: &str) -> Result<boo
         return Ok(false);
     }
     if min_ready != 0 {
-        let idx = p.status.conditions.iter().position(|c| c.type_ == "Ready").unwrap_or(0);
+        let idx = p
+            .status
+            .conditions
+            .iter()
+            .position(|c| c.type_ == "Ready")
+            .unwrap_or(0);
         let ltt = match &ready.last_transition_time {
             None => None,
             Some(s) => nonzero(parse_time(
@@ -398,7 +405,11 @@ pub fn short_hash(h: &str) -> &str {
 
 /// `EqualToRevisionHash`: the pod's revision label equals `rev` or has the same short hash.
 pub fn is_updated(p: &Pod, rev: &str) -> bool {
-    let h = p.metadata.labels.get(REVISION_LABEL).map_or("", String::as_str);
+    let h = p
+        .metadata
+        .labels
+        .get(REVISION_LABEL)
+        .map_or("", String::as_str);
     h == rev || short_hash(h) == short_hash(rev)
 }
 
@@ -408,7 +419,9 @@ pub fn is_updated(p: &Pod, rev: &str) -> bool {
 /// validated (that function does not); an unknown operator is `invalid_selector` naming
 /// `cloneSet.spec.selector.matchExpressions[i].operator`.
 pub fn selector_string(sel: Option<&LabelSelector>) -> Result<String> {
-    let Some(sel) = sel else { return Ok(String::new()) };
+    let Some(sel) = sel else {
+        return Ok(String::new());
+    };
     let mut reqs: Vec<(&str, String)> = Vec::new();
     for (k, v) in sel.match_labels.iter().flatten() {
         reqs.push((k, format!("{k}={v}")));
@@ -433,7 +446,11 @@ pub fn selector_string(sel: Option<&LabelSelector>) -> Result<String> {
         reqs.push((k, s));
     }
     reqs.sort_by(|a, b| a.0.cmp(b.0));
-    Ok(reqs.into_iter().map(|(_, s)| s).collect::<Vec<_>>().join(","))
+    Ok(reqs
+        .into_iter()
+        .map(|(_, s)| s)
+        .collect::<Vec<_>>()
+        .join(","))
 }
 
 fn revision(v: Option<&str>, field: &str) -> Result<String> {
@@ -455,10 +472,16 @@ pub fn cloneset_status(i: &ClonesetStatusInput) -> Result<ClonesetStatusOutput> 
     let cs = &i.clone_set;
     let now = parse_time(&i.now, "now")?;
     let update = revision(
-        i.update_revision.as_deref().or(cs.status.update_revision.as_deref()),
+        i.update_revision
+            .as_deref()
+            .or(cs.status.update_revision.as_deref()),
         "updateRevision",
     )?;
-    let current = match i.current_revision.as_deref().or(cs.status.current_revision.as_deref()) {
+    let current = match i
+        .current_revision
+        .as_deref()
+        .or(cs.status.current_revision.as_deref())
+    {
         None | Some("") => update.clone(),
         Some(c) => revision(Some(c), "currentRevision")?,
     };
@@ -476,7 +499,11 @@ pub fn cloneset_status(i: &ClonesetStatusInput) -> Result<ClonesetStatusOutput> 
         let at = format!("pods[{n}]");
         if !cs.metadata.uid.is_empty()
             && !p.metadata.owner_references.is_empty()
-            && !p.metadata.owner_references.iter().any(|o| o.uid == cs.metadata.uid)
+            && !p
+                .metadata
+                .owner_references
+                .iter()
+                .any(|o| o.uid == cs.metadata.uid)
         {
             return Err(Error::at(
                 FOREIGN_POD,
@@ -494,9 +521,12 @@ pub fn cloneset_status(i: &ClonesetStatusInput) -> Result<ClonesetStatusOutput> 
             continue;
         }
         let ready = update_ready(p, 0, now, &at)?;
-        let state = p.metadata.labels.get(LIFECYCLE_LABEL).map_or("", String::as_str);
-        let available =
-            (state.is_empty() || state == "Normal") && update_ready(p, mrs, now, &at)?;
+        let state = p
+            .metadata
+            .labels
+            .get(LIFECYCLE_LABEL)
+            .map_or("", String::as_str);
+        let available = (state.is_empty() || state == "Normal") && update_ready(p, mrs, now, &at)?;
         let updated = is_updated(p, &s.update_revision);
         s.replicas += 1;
         s.ready_replicas += i32::from(ready);
@@ -511,7 +541,12 @@ pub fn cloneset_status(i: &ClonesetStatusInput) -> Result<ClonesetStatusOutput> 
     if let Ok(p) = cloneset_partition(cs.spec.update_strategy.partition.as_ref(), Some(replicas)) {
         s.expected_updated_replicas = (i64::from(replicas) - p) as i32;
     }
-    let condition = match cs.status.conditions.iter().position(|c| c.type_ == "Progressing") {
+    let condition = match cs
+        .status
+        .conditions
+        .iter()
+        .position(|c| c.type_ == "Progressing")
+    {
         None => None,
         Some(k) => {
             let c = &cs.status.conditions[k];
@@ -547,10 +582,20 @@ pub fn cloneset_status(i: &ClonesetStatusInput) -> Result<ClonesetStatusOutput> 
     })
     .map_err(|e| match e.field.as_deref() {
         Some(f) if f.starts_with("condition.") => {
-            let k = cs.status.conditions.iter().position(|c| c.type_ == "Progressing").unwrap_or(0);
+            let k = cs
+                .status
+                .conditions
+                .iter()
+                .position(|c| c.type_ == "Progressing")
+                .unwrap_or(0);
             Error::invalid_input(
-                format!("cloneSet.status.conditions[{k}].{}", &f["condition.".len()..]),
-                e.message.strip_prefix(&format!("{f}: ")).unwrap_or(&e.message),
+                format!(
+                    "cloneSet.status.conditions[{k}].{}",
+                    &f["condition.".len()..]
+                ),
+                e.message
+                    .strip_prefix(&format!("{f}: "))
+                    .unwrap_or(&e.message),
             )
         }
         _ => e,
@@ -569,8 +614,15 @@ fn status_changed(old: &CloneSetStatusIn, s: &StatusFields) -> bool {
     s.observed_generation > old.observed_generation
         || (old.replicas, old.ready_replicas, old.available_replicas)
             != (s.replicas, s.ready_replicas, s.available_replicas)
-        || (old.updated_replicas, old.updated_ready_replicas, old.updated_available_replicas)
-            != (s.updated_replicas, s.updated_ready_replicas, s.updated_available_replicas)
+        || (
+            old.updated_replicas,
+            old.updated_ready_replicas,
+            old.updated_available_replicas,
+        ) != (
+            s.updated_replicas,
+            s.updated_ready_replicas,
+            s.updated_available_replicas,
+        )
         || old.expected_updated_replicas != s.expected_updated_replicas
         || old.update_revision.as_deref().unwrap_or("") != s.update_revision
         || old.current_revision.as_deref().unwrap_or("") != s.current_revision
