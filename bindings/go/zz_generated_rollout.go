@@ -1016,26 +1016,12 @@ type RolloutStatusPod struct {
 	Status *RolloutStatusPodStatus `json:"status,omitempty"`
 }
 
-// RolloutStatusPodCondition is `StatusPodCondition` of the rollout family's schemas.
-//
-// One pod `status.conditions[]` entry (other members ignored).
-type RolloutStatusPodCondition struct {
-	// `lastTransitionTime` (RFC 3339); absent or null: the zero time.
-	LastTransitionTime *string `json:"lastTransitionTime,omitempty"`
-
-	// `status` (`True`, `False`, `Unknown`).
-	Status *string `json:"status,omitempty"`
-
-	// `type` (`Ready` and `InPlaceUpdateReady` are read).
-	Type *string `json:"type,omitempty"`
-}
-
 // RolloutStatusPodStatus is `StatusPodStatus` of the rollout family's schemas.
 //
 // A pod's `status`, the members read.
 type RolloutStatusPodStatus struct {
 	// `conditions`.
-	Conditions *[]RolloutStatusPodCondition `json:"conditions,omitempty"`
+	Conditions *[]RolloutPodCondition `json:"conditions,omitempty"`
 
 	// `phase`; absent: `""` (not running).
 	Phase *string `json:"phase,omitempty"`

@@ -351,19 +351,7 @@ pub fn health(i: &HealthInput) -> Result<HealthOutput> {
             }
             let r = spec.replicas.unwrap_or(1);
             let p = cloneset_partition(partition_v, Some(r)).map_err(|e| at_spec(e, pfield))?;
-            let desired = i64::from(r);
-            rollout(&Rollout {
-                what,
-                desired,
-                target: desired - p,
-                partition: p,
-                paused,
-                updated: st.updated_replicas.into(),
-                updated_available: st.updated_available_replicas.into(),
-                available: st.available_replicas.into(),
-                surplus: (i64::from(st.replicas) - desired).max(0),
-                revision: &st.update_revision,
-            })
+            rollout(&replicas_rollout(what, i64::from(r), p, paused, &st))
         }
         "StatefulSet" => {
             let r = spec.replicas.unwrap_or(1);
@@ -372,19 +360,8 @@ pub fn health(i: &HealthInput) -> Result<HealthOutput> {
                 return Ok(on_delete(what, desired, &st));
             }
             let p = statefulset(partition_v, r).map_err(|e| at_spec(e, pfield))?;
-            let target = p.max_updated.min(desired);
-            rollout(&Rollout {
-                what,
-                desired,
-                target,
-                partition: desired - target,
-                paused,
-                updated: st.updated_replicas.into(),
-                updated_available: st.updated_available_replicas.into(),
-                available: st.available_replicas.into(),
-                surplus: (i64::from(st.replicas) - desired).max(0),
-                revision: &st.update_revision,
-            })
+            let kept = desired - p.max_updated.min(desired);
+            rollout(&replicas_rollout(what, desired, kept, paused, &st))
         }
         _ => {
             let desired = i64::from(st.desired_number_scheduled);
@@ -417,6 +394,29 @@ pub fn health(i: &HealthInput) -> Result<HealthOutput> {
             })
         }
     })
+}
+
+/// The view of a workload counted in replicas (CloneSet, Advanced StatefulSet) with `partition`
+/// pods kept on the old revision.
+fn replicas_rollout<'a>(
+    what: &'a str,
+    desired: i64,
+    partition: i64,
+    paused: bool,
+    st: &'a Status,
+) -> Rollout<'a> {
+    Rollout {
+        what,
+        desired,
+        target: desired - partition,
+        partition,
+        paused,
+        updated: st.updated_replicas.into(),
+        updated_available: st.updated_available_replicas.into(),
+        available: st.available_replicas.into(),
+        surplus: (i64::from(st.replicas) - desired).max(0),
+        revision: &st.update_revision,
+    }
 }
 
 fn on_delete(what: &str, desired: i64, st: &Status) -> HealthOutput {

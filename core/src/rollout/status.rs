@@ -24,6 +24,7 @@
 //! controller leaves the field unset); the `Progressing` condition is [`super::progress`]'s step on
 //! these counters.
 
+use super::active_pods::{Condition as PodCondition, time_of};
 use super::partition::cloneset_partition;
 use super::progress::{
     ProgressInput, ProgressInputSpec, ProgressInputStrategy, ProgressOutput, ProgressStatus,
@@ -103,23 +104,6 @@ pub struct OwnerReference {
     #[serde(deserialize_with = "null_default")]
     #[schemars(with = "Option<String>")]
     pub uid: String,
-}
-
-/// One pod `status.conditions[]` entry (other members ignored).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
-#[serde(default, rename_all = "camelCase")]
-#[schemars(rename = "StatusPodCondition")]
-pub struct PodCondition {
-    /// `type` (`Ready` and `InPlaceUpdateReady` are read).
-    #[serde(rename = "type", deserialize_with = "null_default")]
-    #[schemars(with = "Option<String>")]
-    pub type_: String,
-    /// `status` (`True`, `False`, `Unknown`).
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<String>")]
-    pub status: String,
-    /// `lastTransitionTime` (RFC 3339); absent or null: the zero time.
-    pub last_transition_time: Option<String>,
 }
 
 /// A pod's `status`, the members read.
@@ -357,11 +341,6 @@ pub fn is_active(p: &Pod) -> bool {
         && p.metadata.deletion_timestamp.is_none()
 }
 
-/// Go's zero time (0001-01-01T00:00:00Z) reads as unset.
-fn nonzero(t: Timestamp) -> Option<Timestamp> {
-    (t.as_second() != -62_135_596_800 || t.subsec_nanosecond() != 0).then_some(t)
-}
-
 /// `IsPodUpdateReady(pod, min_ready)` of the CloneSet core control.
 fn update_ready(p: &Pod, min_ready: i32, now: Timestamp, at: &str) -> Result<bool> {
     if p.status.phase != "Running" {
@@ -380,13 +359,10 @@ fn update_ready(p: &Pod, min_ready: i32, now: Timestamp, at: &str) -> Result<boo
             .iter()
             .position(|c| c.type_ == "Ready")
             .unwrap_or(0);
-        let ltt = match &ready.last_transition_time {
-            None => None,
-            Some(s) => nonzero(parse_time(
-                s,
-                &format!("{at}.status.conditions[{idx}].lastTransitionTime"),
-            )?),
-        };
+        let ltt = time_of(
+            ready.last_transition_time.as_deref(),
+            &format!("{at}.status.conditions[{idx}].lastTransitionTime"),
+        )?;
         let ok = ltt.is_some_and(|t| {
             t.checked_add(SignedDuration::from_secs(i64::from(min_ready)))
                 .is_ok_and(|d| d < now)

@@ -346,23 +346,10 @@ class StatusCloneSet(TypedDict):
     """`status` on entry."""
 
 
-class StatusPodCondition(TypedDict):
-    """One pod `status.conditions[]` entry (other members ignored)."""
-
-    lastTransitionTime: NotRequired[Optional[str]]
-    """`lastTransitionTime` (RFC 3339); absent or null: the zero time."""
-
-    status: NotRequired[Optional[str]]
-    """`status` (`True`, `False`, `Unknown`)."""
-
-    type: NotRequired[Optional[str]]
-    """`type` (`Ready` and `InPlaceUpdateReady` are read)."""
-
-
 class StatusPodStatus(TypedDict):
     """A pod's `status`, the members read."""
 
-    conditions: NotRequired[Optional[List[StatusPodCondition]]]
+    conditions: NotRequired[Optional[List[PodCondition]]]
     """`conditions`."""
 
     phase: NotRequired[Optional[str]]
@@ -1233,7 +1220,6 @@ __all__ = [
     "StatusObjectMeta",
     "StatusOwnerReference",
     "StatusPod",
-    "StatusPodCondition",
     "StatusPodStatus",
     "StatusUpdateStrategy",
     "ValidateInput",
