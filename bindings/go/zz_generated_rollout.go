@@ -47,6 +47,81 @@ type RolloutCloneSetStrategy struct {
 	Type *string `json:"type,omitempty"`
 }
 
+// RolloutClonesetStatusFields is `ClonesetStatusFields` of the rollout family's schemas.
+//
+// The computed CloneSet `status` fields.
+type RolloutClonesetStatusFields struct {
+	// Ready pods ready for `minReadySeconds` and in lifecycle state `Normal` (or none).
+	AvailableReplicas int32 `json:"availableReplicas"`
+
+	// The current revision: the update revision once all `spec.replicas` pods run it.
+	CurrentRevision string `json:"currentRevision"`
+
+	// `spec.replicas − partition` (0 when the partition does not resolve).
+	ExpectedUpdatedReplicas int32 `json:"expectedUpdatedReplicas"`
+
+	// `spec.selector` in Kubernetes' selector string form (`app=web,tier in (a,b)`).
+	LabelSelector string `json:"labelSelector"`
+
+	// `metadata.generation` of the CloneSet.
+	ObservedGeneration int64 `json:"observedGeneration"`
+
+	// Active pods running and ready (in-place update finished).
+	ReadyReplicas int32 `json:"readyReplicas"`
+
+	// Active pods.
+	Replicas int32 `json:"replicas"`
+
+	// The update revision.
+	UpdateRevision string `json:"updateRevision"`
+
+	// Updated pods that are available.
+	UpdatedAvailableReplicas int32 `json:"updatedAvailableReplicas"`
+
+	// Updated pods that are ready.
+	UpdatedReadyReplicas int32 `json:"updatedReadyReplicas"`
+
+	// Pods on the update revision.
+	UpdatedReplicas int32 `json:"updatedReplicas"`
+}
+
+// RolloutClonesetStatusInput is `ClonesetStatusInput` of the rollout family's schemas.
+//
+// Input of `rollout.cloneset_status`.
+type RolloutClonesetStatusInput struct {
+	// The CloneSet.
+	CloneSet RolloutStatusCloneSet `json:"cloneSet"`
+
+	// The current revision's name; absent or null: `cloneSet.status.currentRevision`; empty: the
+	// update revision (the controller's choice when the recorded one is not found).
+	CurrentRevision *string `json:"currentRevision,omitempty"`
+
+	// The reconcile time, RFC 3339 (availability under `minReadySeconds`, the condition times).
+	Now string `json:"now"`
+
+	// Its pods as listed (inactive ones are skipped, as the controller skips them); absent: none.
+	Pods *[]RolloutStatusPod `json:"pods,omitempty"`
+
+	// The update revision's name (the ControllerRevision of the current template); absent or
+	// null: `cloneSet.status.updateRevision`.
+	UpdateRevision *string `json:"updateRevision,omitempty"`
+}
+
+// RolloutClonesetStatusOutput is `ClonesetStatusOutput` of the rollout family's schemas.
+//
+// Output of `rollout.cloneset_status`.
+type RolloutClonesetStatusOutput struct {
+	// The controller writes the status: a field differs from the entry status (observed
+	// generation only when it grows) or the condition changed (`inconsistentStatus`).
+	Changed bool `json:"changed"`
+
+	// The `Progressing` condition step on them (`rollout.progress`).
+	Progressing RolloutProgressOutput `json:"progressing"`
+
+	// The computed fields.
+	Status RolloutClonesetStatusFields `json:"status"`
+}
+
 // RolloutClonesetUpdateBudgetInput is `ClonesetUpdateBudgetInput` of the rollout family's schemas.
 //
 // Input of `rollout.cloneset_update_budget`: the CloneSet fields and controller switches of
@@ -311,6 +386,60 @@ const RolloutFlavourLegacy RolloutFlavour = "legacy"
 // RolloutFlavourKruise is "kruise": OpenKruise `pkg/util/tools.go`: must end in `%`; `ParseFloat` of the text before it.
 const RolloutFlavourKruise RolloutFlavour = "kruise"
 
+// RolloutHealthType is `Health` of the rollout family's schemas.
+//
+// The health verdict.
+type RolloutHealthType string
+
+// RolloutHealthTypeHealthy is "healthy": Rolled out: every pod the spec asks for is updated and available (or the job completed).
+const RolloutHealthTypeHealthy RolloutHealthType = "healthy"
+
+// RolloutHealthTypeProgressing is "progressing": Still moving toward the spec.
+const RolloutHealthTypeProgressing RolloutHealthType = "progressing"
+
+// RolloutHealthTypeDegraded is "degraded": Failed: the progress deadline passed, or the job failed.
+const RolloutHealthTypeDegraded RolloutHealthType = "degraded"
+
+// RolloutHealthTypeSuspended is "suspended": Held on purpose: paused, or a partition keeps pods on the old revision.
+const RolloutHealthTypeSuspended RolloutHealthType = "suspended"
+
+// RolloutHealthInput is `HealthInput` of the rollout family's schemas.
+//
+// Input of `rollout.health`: the workload object itself (`kind` decides how it is read; members
+// not listed are ignored, as in any Kubernetes object).
+type RolloutHealthInput struct {
+	// `apiVersion`: `apps.kruise.io/v1alpha1` or `apps.kruise.io/v1beta1`; absent: not checked.
+	ApiVersion *string `json:"apiVersion,omitempty"`
+
+	// `kind`: `CloneSet`, `StatefulSet` (Advanced), `DaemonSet` (Advanced), `BroadcastJob` or
+	// `AdvancedCronJob`.
+	Kind *string `json:"kind,omitempty"`
+
+	// `metadata`: name, generation, deletionTimestamp, finalizers are read.
+	Metadata json.RawMessage `json:"metadata,omitempty"`
+
+	// `spec`: replicas, updateStrategy (type, partition, paused), paused.
+	Spec json.RawMessage `json:"spec,omitempty"`
+
+	// `status`; absent or null: not yet observed by the controller.
+	Status json.RawMessage `json:"status,omitempty"`
+}
+
+// RolloutHealthOutput is `HealthOutput` of the rollout family's schemas.
+//
+// Output of `rollout.health`.
+type RolloutHealthOutput struct {
+	// The rollout has reached what the spec asks: `rollout status` would stop waiting. True for
+	// healthy, for a rollout held by its partition and for a finished job.
+	Done bool `json:"done"`
+
+	// What the verdict rests on, for people.
+	Message string `json:"message"`
+
+	// The verdict.
+	Status RolloutHealthType `json:"status"`
+}
+
 // RolloutInitContainer is `InitContainer` of the rollout family's schemas.
 //
 // One `spec.initContainers[]` entry.
@@ -320,6 +449,18 @@ type RolloutInitContainer struct {
 
 	// `restartPolicy` (`Always` makes it a sidecar).
 	RestartPolicy *string `json:"restartPolicy,omitempty"`
+}
+
+// RolloutLabelSelector is `LabelSelector` of the rollout family's schemas.
+//
+// A label selector as the API server serves it. `None` is absent (or null), `Some(empty)` is
+// present and empty: Go's `reflect.DeepEqual` tells those apart. Unknown members are ignored.
+type RolloutLabelSelector struct {
+	// `matchExpressions`.
+	MatchExpressions *[]RolloutRequirement `json:"matchExpressions,omitempty"`
+
+	// `matchLabels`.
+	MatchLabels *map[string]string `json:"matchLabels,omitempty"`
 }
 
 // RolloutLifecycleState is `LifecycleState` of the rollout family's schemas.
@@ -647,6 +788,20 @@ type RolloutProgressingConditionOutput struct {
 	Type string `json:"type"`
 }
 
+// RolloutRequirement is `Requirement` of the rollout family's schemas.
+//
+// One `matchExpressions` entry; absent or null members read as Go's zero values.
+type RolloutRequirement struct {
+	// `key`; null or absent: `""`.
+	Key *string `json:"key,omitempty"`
+
+	// `operator`: `In`, `NotIn`, `Exists` or `DoesNotExist`; null or absent: `""`.
+	Operator *string `json:"operator,omitempty"`
+
+	// `values`.
+	Values *[]string `json:"values,omitempty"`
+}
+
 // RolloutScaleIntOrPercentInput is `ScaleIntOrPercentInput` of the rollout family's schemas.
 //
 // Input of `rollout.scale_int_or_percent`.
@@ -712,6 +867,175 @@ type RolloutStatefulSetStrategy struct {
 
 	// `RollingUpdate` or `OnDelete` (absent: `""`, `required`).
 	Type *string `json:"type,omitempty"`
+}
+
+// RolloutStatusCloneSet is `StatusCloneSet` of the rollout family's schemas.
+//
+// The CloneSet as `kubectl get -o json` prints it (`apiVersion: apps.kruise.io/v1alpha1`), reduced
+// to the members read.
+type RolloutStatusCloneSet struct {
+	// `metadata`: uid (owner check), generation.
+	Metadata *RolloutStatusObjectMeta `json:"metadata,omitempty"`
+
+	// `spec`.
+	Spec *RolloutStatusCloneSetSpec `json:"spec,omitempty"`
+
+	// `status` on entry.
+	Status *RolloutStatusCloneSetStatusIn `json:"status,omitempty"`
+}
+
+// RolloutStatusCloneSetCondition is `StatusCloneSetCondition` of the rollout family's schemas.
+//
+// One `status.conditions[]` entry of the CloneSet (only `Progressing` is read).
+type RolloutStatusCloneSetCondition struct {
+	// `lastTransitionTime` (RFC 3339).
+	LastTransitionTime *string `json:"lastTransitionTime,omitempty"`
+
+	// `lastUpdateTime` (RFC 3339).
+	LastUpdateTime *string `json:"lastUpdateTime,omitempty"`
+
+	// `message`.
+	Message *string `json:"message,omitempty"`
+
+	// `reason`.
+	Reason *string `json:"reason,omitempty"`
+
+	// `status`.
+	Status *string `json:"status,omitempty"`
+
+	// `type`.
+	Type *string `json:"type,omitempty"`
+}
+
+// RolloutStatusCloneSetSpec is `StatusCloneSetSpec` of the rollout family's schemas.
+//
+// The CloneSet `spec` members read (others ignored).
+type RolloutStatusCloneSetSpec struct {
+	// `minReadySeconds`; absent: 0.
+	MinReadySeconds *int32 `json:"minReadySeconds,omitempty"`
+
+	// `progressDeadlineSeconds`; absent, null or 2147483647: no `Progressing` condition.
+	ProgressDeadlineSeconds *int32 `json:"progressDeadlineSeconds,omitempty"`
+
+	// `replicas`; absent or null: 1 (the API default).
+	Replicas *int32 `json:"replicas,omitempty"`
+
+	// `selector`; absent or null: matches nothing (its string form is `""`).
+	Selector *RolloutLabelSelector `json:"selector,omitempty"`
+
+	// `updateStrategy`.
+	UpdateStrategy *RolloutStatusUpdateStrategy `json:"updateStrategy,omitempty"`
+}
+
+// RolloutStatusCloneSetStatusIn is `StatusCloneSetStatusIn` of the rollout family's schemas.
+//
+// The CloneSet `status` on entry, the members read (others ignored).
+type RolloutStatusCloneSetStatusIn struct {
+	// `availableReplicas` written last time.
+	AvailableReplicas *int32 `json:"availableReplicas,omitempty"`
+
+	// `conditions` (the `Progressing` one is the condition on entry).
+	Conditions *[]RolloutStatusCloneSetCondition `json:"conditions,omitempty"`
+
+	// `currentRevision`: the default of the input's `currentRevision`.
+	CurrentRevision *string `json:"currentRevision,omitempty"`
+
+	// `expectedUpdatedReplicas` written last time.
+	ExpectedUpdatedReplicas *int32 `json:"expectedUpdatedReplicas,omitempty"`
+
+	// `labelSelector` written last time; absent: `""`.
+	LabelSelector *string `json:"labelSelector,omitempty"`
+
+	// `observedGeneration` written last time; absent: 0.
+	ObservedGeneration *int64 `json:"observedGeneration,omitempty"`
+
+	// `readyReplicas` written last time.
+	ReadyReplicas *int32 `json:"readyReplicas,omitempty"`
+
+	// `replicas` written last time; absent: 0 (the counters are compared for `changed`).
+	Replicas *int32 `json:"replicas,omitempty"`
+
+	// `updateRevision`: the default of the input's `updateRevision`.
+	UpdateRevision *string `json:"updateRevision,omitempty"`
+
+	// `updatedAvailableReplicas` written last time.
+	UpdatedAvailableReplicas *int32 `json:"updatedAvailableReplicas,omitempty"`
+
+	// `updatedReadyReplicas` written last time.
+	UpdatedReadyReplicas *int32 `json:"updatedReadyReplicas,omitempty"`
+
+	// `updatedReplicas` written last time.
+	UpdatedReplicas *int32 `json:"updatedReplicas,omitempty"`
+}
+
+// RolloutStatusObjectMeta is `StatusObjectMeta` of the rollout family's schemas.
+//
+// `metadata` of a pod or a CloneSet, the members read (others ignored).
+type RolloutStatusObjectMeta struct {
+	// `deletionTimestamp` (RFC 3339); set: the pod is not active and not counted.
+	DeletionTimestamp *string `json:"deletionTimestamp,omitempty"`
+
+	// `generation` (becomes `observedGeneration`); absent: 0.
+	Generation *int64 `json:"generation,omitempty"`
+
+	// `labels`.
+	Labels *map[string]string `json:"labels,omitempty"`
+
+	// `name` (used in messages only).
+	Name *string `json:"name,omitempty"`
+
+	// `ownerReferences` (their `uid`s are read).
+	OwnerReferences *[]RolloutStatusOwnerReference `json:"ownerReferences,omitempty"`
+
+	// `uid`; on the CloneSet, absent or empty switches the owner check off.
+	Uid *string `json:"uid,omitempty"`
+}
+
+// RolloutStatusOwnerReference is `StatusOwnerReference` of the rollout family's schemas.
+//
+// One `metadata.ownerReferences[]` entry (other members ignored).
+type RolloutStatusOwnerReference struct {
+	// `kind`.
+	Kind *string `json:"kind,omitempty"`
+
+	// `name`.
+	Name *string `json:"name,omitempty"`
+
+	// `uid`.
+	Uid *string `json:"uid,omitempty"`
+}
+
+// RolloutStatusPod is `StatusPod` of the rollout family's schemas.
+//
+// A pod as `kubectl get -o json` prints it, reduced to the members read (others ignored).
+type RolloutStatusPod struct {
+	// `metadata`: labels (revision hash, lifecycle state), deletionTimestamp, ownerReferences.
+	Metadata *RolloutStatusObjectMeta `json:"metadata,omitempty"`
+
+	// `status`: phase and conditions.
+	Status *RolloutStatusPodStatus `json:"status,omitempty"`
+}
+
+// RolloutStatusPodStatus is `StatusPodStatus` of the rollout family's schemas.
+//
+// A pod's `status`, the members read.
+type RolloutStatusPodStatus struct {
+	// `conditions`.
+	Conditions *[]RolloutPodCondition `json:"conditions,omitempty"`
+
+	// `phase`; absent: `""` (not running).
+	Phase *string `json:"phase,omitempty"`
+}
+
+// RolloutStatusUpdateStrategy is `StatusUpdateStrategy` of the rollout family's schemas.
+//
+// `spec.updateStrategy` of the CloneSet (v1alpha1 layout; other members ignored).
+type RolloutStatusUpdateStrategy struct {
+	// `partition`: pods kept on the old revision, an integer or a percentage of `spec.replicas`.
+	Partition *IntOrPercent `json:"partition,omitempty"`
+
+	// `paused`.
+	Paused *bool `json:"paused,omitempty"`
 }
 
 // RolloutValidateInputCloneSet is `ValidateInputCloneSet` of the rollout family's schemas.
@@ -865,5 +1189,27 @@ type RolloutActivePodsOrderOutput = []string
 func RolloutActivePodsOrder(in RolloutActivePodsOrderInput) (RolloutActivePodsOrderOutput, error) {
 	var out RolloutActivePodsOrderOutput
 	err := callTyped("rollout.active_pods_order", in, &out)
+	return out, err
+}
+
+// RolloutClonesetStatus calls "rollout.cloneset_status": CloneSet status from its pods: ready/available/updated counts, expectedUpdatedReplicas, currentRevision, labelSelector, Progressing condition (kruise cloneset_status.go calculateStatus).
+//
+// OpenKruise source: pkg/controller/cloneset/cloneset_status.go calculateStatus, inconsistentStatus; pkg/controller/cloneset/cloneset_controller.go Reconcile (new status), getOwnedPods; pkg/controller/cloneset/core/cloneset_core.go IsPodUpdateReady; pkg/controller/cloneset/sync/cloneset_sync_utils.go IsPodAvailable; pkg/controller/cloneset/utils/cloneset_utils.go EqualToRevisionHash; pkg/util/selector.go ValidatedLabelSelectorAsSelector.
+//
+// Errors are *Error with Kind "invalid_revision", "foreign_pod", "invalid_selector", "invalid_input" (Field names the member).
+func RolloutClonesetStatus(in RolloutClonesetStatusInput) (RolloutClonesetStatusOutput, error) {
+	var out RolloutClonesetStatusOutput
+	err := callTyped("rollout.cloneset_status", in, &out)
+	return out, err
+}
+
+// RolloutHealth calls "rollout.health": Rollout health (healthy/progressing/degraded/suspended, message, done) of a CloneSet, Advanced StatefulSet/DaemonSet, BroadcastJob or AdvancedCronJob object (kubectl-kruise rollout status, Argo CD apps.kruise.io health checks, partitions resolved as the controllers do).
+//
+// OpenKruise source: openkruise/kruise-tools pkg/internal/polymorphichelpers/rollout_status.go CloneSetStatusViewer, AdvancedStatefulSetStatusViewer; argoproj/argo-cd resource_customizations/apps.kruise.io/*/health.lua; kruise pkg/util/tools.go CalculatePartitionReplicas; pkg/controller/daemonset/daemonset_update.go filterDaemonPodsNodeToUpdate.
+//
+// Errors are *Error with Kind "unknown_kind", "not_a_percentage", "invalid_number", "not_an_integer", "negative_partition", "invalid_input" (Field names the member).
+func RolloutHealth(in RolloutHealthInput) (RolloutHealthOutput, error) {
+	var out RolloutHealthOutput
+	err := callTyped("rollout.health", in, &out)
 	return out, err
 }

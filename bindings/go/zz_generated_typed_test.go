@@ -380,6 +380,38 @@ var typedFns = map[string]func(json.RawMessage) (sent, got json.RawMessage, err 
 		got, err := json.Marshal(out)
 		return sent, got, err
 	},
+	"rollout.cloneset_status": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
+		var in RolloutClonesetStatusInput
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return nil, nil, notTyped{err}
+		}
+		sent, err := json.Marshal(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		out, err := RolloutClonesetStatus(in)
+		if err != nil {
+			return sent, nil, err
+		}
+		got, err := json.Marshal(out)
+		return sent, got, err
+	},
+	"rollout.health": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
+		var in RolloutHealthInput
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return nil, nil, notTyped{err}
+		}
+		sent, err := json.Marshal(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		out, err := RolloutHealth(in)
+		if err != nil {
+			return sent, nil, err
+		}
+		got, err := json.Marshal(out)
+		return sent, got, err
+	},
 	"cron.parse": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
 		var in CronParseInput
 		if err := json.Unmarshal(raw, &in); err != nil {

@@ -7,6 +7,8 @@
 //! - `kruise-core explain KIND FILE ...` explains a decision for a user's own manifest (checked to
 //!   be that kind at an apiVersion OpenKruise v1.9.0 serves); `-o json|yaml` for scripts.
 //! - `kruise-core convert FILE --to VERSION` converts manifests between apps.kruise.io versions.
+//! - `kruise-core status FILE` prints the rollout health of every kruise workload in a manifest
+//!   file and exits 3 when one is degraded.
 //! - `kruise-core fns` lists the registered fn ids.
 //! - `kruise-core schema FN_ID` prints the fn's JSON Schema (the text of `schemas/<FN_ID>.json`).
 //!
@@ -26,6 +28,7 @@ pub const EXIT_USAGE: u8 = 2;
 mod families;
 mod input;
 mod report;
+mod status;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -72,6 +75,9 @@ enum Command {
     Explain(families::ExplainArgs),
     /// Convert a manifest between apps.kruise.io versions (YAML or JSON, multi-document YAML too).
     Convert(families::ConvertArgs),
+    /// Print the rollout health of every kruise workload in a manifest file; exit 3 if one is
+    /// degraded.
+    Status(status::StatusArgs),
 }
 
 fn main() -> ExitCode {
@@ -90,6 +96,11 @@ fn main() -> ExitCode {
         Command::Demo(args) => report(families::demo(&args)),
         Command::Explain(args) => explain(&args),
         Command::Convert(args) => report(families::convert(&args)),
+        Command::Status(args) => match status::status(&args).and_then(|l| status::print(&args, &l))
+        {
+            Ok(code) => ExitCode::from(code),
+            Err(e) => fail(&e),
+        },
     }
 }
 

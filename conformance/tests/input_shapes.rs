@@ -31,8 +31,9 @@ const VALIDATORS: &[(&str, &[&str])] = &[
     ("resources.validate_expr", &["expr", "variable"]),
 ];
 
-/// Functions whose whole input is a verbatim document (a Kubernetes `/version` reply).
-const VERBATIM_INPUT: &[&str] = &["compat.server_version"];
+/// Functions whose whole input is a verbatim document (a Kubernetes `/version` reply, a workload
+/// object as kubectl prints it).
+const VERBATIM_INPUT: &[&str] = &["compat.server_version", "rollout.health"];
 
 const UNKNOWN: &str = "noSuchMemberForTest";
 

@@ -138,6 +138,7 @@ const SECTIONS: &[Section] = &[
     ("SidecarSet resourcesPolicy", resources::demo),
     ("UnitedDeployment allocation", allocation::demo),
     ("CloneSet / Advanced DaemonSet rollout", rollout::demo),
+    ("CloneSet status and health", crate::status::demo),
     ("AdvancedCronJob schedule", cron::demo),
     ("PodUnavailableBudget", pub_budget::demo),
     ("v1alpha1 -> v1beta1 conversion", api::demo),

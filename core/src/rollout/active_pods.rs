@@ -156,7 +156,7 @@ pub struct SortKey {
 }
 
 /// Go's zero `time.Time` (0001-01-01T00:00:00Z) is "no time".
-fn time_of(s: Option<&str>, field: &str) -> Result<Option<Timestamp>> {
+pub(crate) fn time_of(s: Option<&str>, field: &str) -> Result<Option<Timestamp>> {
     let Some(s) = s else { return Ok(None) };
     let t = crate::time::parse_time(s, field)?;
     Ok((t.as_second() != -62_135_596_800 || t.subsec_nanosecond() != 0).then_some(t))

@@ -8,6 +8,8 @@
 //! - [`progress`]: the `Progressing` condition and `progressDeadlineSeconds`;
 //! - [`validate`]: webhook checks;
 //! - [`statefulset`]: Advanced StatefulSet maxUnavailable resolution;
+//! - [`health`]: the rollout health of a workload object;
+//! - [`status`]: the CloneSet status computed from its pods;
 //! - [`rounding`]: the per-field rounding table generated for `docs/rounding.md`.
 //!
 //! Int-or-percent parsing is the one shared parser of [`crate::intstr`]
@@ -16,11 +18,13 @@
 pub mod active_pods;
 pub mod cloneset_budget;
 pub mod daemonset;
+pub mod health;
 pub mod partition;
 pub mod pods;
 pub mod progress;
 pub mod rounding;
 pub mod statefulset;
+pub mod status;
 pub mod update_count;
 pub mod validate;
 
@@ -91,8 +95,10 @@ pub mod fns {
         Budget as DaemonsetBudgetOutput, DaemonsetBudgetInput, DaemonsetNodesNeedingPodsInput,
         DaemonsetUpdateNodesInput,
     };
+    pub use super::health::{HealthInput, HealthOutput, RolloutHealth};
     pub use super::partition::{Partition as PartitionOutput, PartitionInput};
     pub use super::progress::{ProgressInput, ProgressOutput};
+    pub use super::status::{ClonesetStatus, ClonesetStatusInput, ClonesetStatusOutput};
     pub use super::validate::{Finding, ValidateInput};
 
     /// `rollout.partition`: the resolved partition and the pods (nodes) allowed on the update
@@ -274,6 +280,8 @@ pub const ENTRIES: &[Entry] = &[
     Entry::of::<fns::DaemonsetNodesNeedingPods>(),
     Entry::of::<fns::DaemonsetUpdateNodes>(),
     Entry::of::<fns::ActivePodsOrder>(),
+    Entry::of::<fns::ClonesetStatus>(),
+    Entry::of::<fns::RolloutHealth>(),
 ];
 
 #[cfg(test)]
@@ -302,7 +310,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(n, 9, "the rollout fns (with rollout.scale_int_or_percent)");
+        assert_eq!(n, 11, "the rollout fns (with rollout.scale_int_or_percent)");
         for name in [
             "PartitionOutput",
             "DaemonsetBudgetOutput",

@@ -137,6 +137,304 @@ class CloneSetSpec(TypedDict):
     """`spec.updateStrategy`; absent: `{}`."""
 
 
+class ClonesetStatusFields(TypedDict):
+    """The computed CloneSet `status` fields."""
+
+    availableReplicas: int
+    """Ready pods ready for `minReadySeconds` and in lifecycle state `Normal` (or none)."""
+
+    currentRevision: str
+    """The current revision: the update revision once all `spec.replicas` pods run it."""
+
+    expectedUpdatedReplicas: int
+    """`spec.replicas − partition` (0 when the partition does not resolve)."""
+
+    labelSelector: str
+    """`spec.selector` in Kubernetes' selector string form (`app=web,tier in (a,b)`)."""
+
+    observedGeneration: int
+    """`metadata.generation` of the CloneSet."""
+
+    readyReplicas: int
+    """Active pods running and ready (in-place update finished)."""
+
+    replicas: int
+    """Active pods."""
+
+    updateRevision: str
+    """The update revision."""
+
+    updatedAvailableReplicas: int
+    """Updated pods that are available."""
+
+    updatedReadyReplicas: int
+    """Updated pods that are ready."""
+
+    updatedReplicas: int
+    """Pods on the update revision."""
+
+
+class StatusOwnerReference(TypedDict):
+    """One `metadata.ownerReferences[]` entry (other members ignored)."""
+
+    kind: NotRequired[Optional[str]]
+    """`kind`."""
+
+    name: NotRequired[Optional[str]]
+    """`name`."""
+
+    uid: NotRequired[Optional[str]]
+    """`uid`."""
+
+
+class StatusObjectMeta(TypedDict):
+    """`metadata` of a pod or a CloneSet, the members read (others ignored)."""
+
+    deletionTimestamp: NotRequired[Optional[str]]
+    """`deletionTimestamp` (RFC 3339); set: the pod is not active and not counted."""
+
+    generation: NotRequired[Optional[int]]
+    """`generation` (becomes `observedGeneration`); absent: 0."""
+
+    labels: NotRequired[Optional[Dict[str, str]]]
+    """`labels`."""
+
+    name: NotRequired[Optional[str]]
+    """`name` (used in messages only)."""
+
+    ownerReferences: NotRequired[Optional[List[StatusOwnerReference]]]
+    """`ownerReferences` (their `uid`s are read)."""
+
+    uid: NotRequired[Optional[str]]
+    """`uid`; on the CloneSet, absent or empty switches the owner check off."""
+
+
+class Requirement(TypedDict):
+    """One `matchExpressions` entry; absent or null members read as Go's zero values."""
+
+    key: NotRequired[Optional[str]]
+    """`key`; null or absent: `""`."""
+
+    operator: NotRequired[Optional[str]]
+    """`operator`: `In`, `NotIn`, `Exists` or `DoesNotExist`; null or absent: `""`."""
+
+    values: NotRequired[Optional[List[str]]]
+    """`values`."""
+
+
+class LabelSelector(TypedDict):
+    """A label selector as the API server serves it. `None` is absent (or null), `Some(empty)` is
+    present and empty: Go's `reflect.DeepEqual` tells those apart. Unknown members are ignored.
+    """
+
+    matchExpressions: NotRequired[Optional[List[Requirement]]]
+    """`matchExpressions`."""
+
+    matchLabels: NotRequired[Optional[Dict[str, str]]]
+    """`matchLabels`."""
+
+
+class StatusUpdateStrategy(TypedDict):
+    """`spec.updateStrategy` of the CloneSet (v1alpha1 layout; other members ignored)."""
+
+    partition: NotRequired[Optional[IntOrPercent]]
+    """`partition`: pods kept on the old revision, an integer or a percentage of `spec.replicas`."""
+
+    paused: NotRequired[Optional[bool]]
+    """`paused`."""
+
+
+class StatusCloneSetSpec(TypedDict):
+    """The CloneSet `spec` members read (others ignored)."""
+
+    minReadySeconds: NotRequired[Optional[int]]
+    """`minReadySeconds`; absent: 0."""
+
+    progressDeadlineSeconds: NotRequired[Optional[int]]
+    """`progressDeadlineSeconds`; absent, null or 2147483647: no `Progressing` condition."""
+
+    replicas: NotRequired[Optional[int]]
+    """`replicas`; absent or null: 1 (the API default)."""
+
+    selector: NotRequired[Optional[LabelSelector]]
+    """`selector`; absent or null: matches nothing (its string form is `""`)."""
+
+    updateStrategy: NotRequired[Optional[StatusUpdateStrategy]]
+    """`updateStrategy`."""
+
+
+class StatusCloneSetCondition(TypedDict):
+    """One `status.conditions[]` entry of the CloneSet (only `Progressing` is read)."""
+
+    lastTransitionTime: NotRequired[Optional[str]]
+    """`lastTransitionTime` (RFC 3339)."""
+
+    lastUpdateTime: NotRequired[Optional[str]]
+    """`lastUpdateTime` (RFC 3339)."""
+
+    message: NotRequired[Optional[str]]
+    """`message`."""
+
+    reason: NotRequired[Optional[str]]
+    """`reason`."""
+
+    status: NotRequired[Optional[str]]
+    """`status`."""
+
+    type: NotRequired[Optional[str]]
+    """`type`."""
+
+
+class StatusCloneSetStatusIn(TypedDict):
+    """The CloneSet `status` on entry, the members read (others ignored)."""
+
+    availableReplicas: NotRequired[Optional[int]]
+    """`availableReplicas` written last time."""
+
+    conditions: NotRequired[Optional[List[StatusCloneSetCondition]]]
+    """`conditions` (the `Progressing` one is the condition on entry)."""
+
+    currentRevision: NotRequired[Optional[str]]
+    """`currentRevision`: the default of the input's `currentRevision`."""
+
+    expectedUpdatedReplicas: NotRequired[Optional[int]]
+    """`expectedUpdatedReplicas` written last time."""
+
+    labelSelector: NotRequired[Optional[str]]
+    """`labelSelector` written last time; absent: `""`."""
+
+    observedGeneration: NotRequired[Optional[int]]
+    """`observedGeneration` written last time; absent: 0."""
+
+    readyReplicas: NotRequired[Optional[int]]
+    """`readyReplicas` written last time."""
+
+    replicas: NotRequired[Optional[int]]
+    """`replicas` written last time; absent: 0 (the counters are compared for `changed`)."""
+
+    updateRevision: NotRequired[Optional[str]]
+    """`updateRevision`: the default of the input's `updateRevision`."""
+
+    updatedAvailableReplicas: NotRequired[Optional[int]]
+    """`updatedAvailableReplicas` written last time."""
+
+    updatedReadyReplicas: NotRequired[Optional[int]]
+    """`updatedReadyReplicas` written last time."""
+
+    updatedReplicas: NotRequired[Optional[int]]
+    """`updatedReplicas` written last time."""
+
+
+class StatusCloneSet(TypedDict):
+    """The CloneSet as `kubectl get -o json` prints it (`apiVersion: apps.kruise.io/v1alpha1`), reduced
+    to the members read.
+    """
+
+    metadata: NotRequired[Optional[StatusObjectMeta]]
+    """`metadata`: uid (owner check), generation."""
+
+    spec: NotRequired[Optional[StatusCloneSetSpec]]
+    """`spec`."""
+
+    status: NotRequired[Optional[StatusCloneSetStatusIn]]
+    """`status` on entry."""
+
+
+class StatusPodStatus(TypedDict):
+    """A pod's `status`, the members read."""
+
+    conditions: NotRequired[Optional[List[PodCondition]]]
+    """`conditions`."""
+
+    phase: NotRequired[Optional[str]]
+    """`phase`; absent: `""` (not running)."""
+
+
+class StatusPod(TypedDict):
+    """A pod as `kubectl get -o json` prints it, reduced to the members read (others ignored)."""
+
+    metadata: NotRequired[Optional[StatusObjectMeta]]
+    """`metadata`: labels (revision hash, lifecycle state), deletionTimestamp, ownerReferences."""
+
+    status: NotRequired[Optional[StatusPodStatus]]
+    """`status`: phase and conditions."""
+
+
+class ClonesetStatusInput(TypedDict):
+    """Input of `rollout.cloneset_status`."""
+
+    cloneSet: StatusCloneSet
+    """The CloneSet."""
+
+    currentRevision: NotRequired[Optional[str]]
+    """The current revision's name; absent or null: `cloneSet.status.currentRevision`; empty: the
+    update revision (the controller's choice when the recorded one is not found).
+    """
+
+    now: str
+    """The reconcile time, RFC 3339 (availability under `minReadySeconds`, the condition times)."""
+
+    pods: NotRequired[Optional[List[StatusPod]]]
+    """Its pods as listed (inactive ones are skipped, as the controller skips them); absent: none."""
+
+    updateRevision: NotRequired[Optional[str]]
+    """The update revision's name (the ControllerRevision of the current template); absent or
+    null: `cloneSet.status.updateRevision`.
+    """
+
+
+class ProgressingConditionOutput(TypedDict):
+    """The `Progressing` condition after the step, times in RFC 3339 UTC whole seconds."""
+
+    lastTransitionTime: str
+    """Time of the last status change."""
+
+    lastUpdateTime: str
+    """Time of the last update."""
+
+    message: str
+    """Human message."""
+
+    reason: str
+    """The reason (one of the `REASON_*` values, or the entry condition's own when it is kept)."""
+
+    status: str
+    """`"True"` or `"False"`."""
+
+    type: str
+    """Always `Progressing`."""
+
+
+class ProgressOutput(TypedDict):
+    """Output of `rollout.progress`."""
+
+    changed: bool
+    """The status must be written: the condition appeared, disappeared, or changed status or
+    reason.
+    """
+
+    condition: Optional[ProgressingConditionOutput]
+    """The condition after the step; null: removed or absent."""
+
+    requeueAfterSeconds: Optional[int]
+    """Requeue after this many seconds; only in the `CloneSetUpdated` branch, else null."""
+
+
+class ClonesetStatusOutput(TypedDict):
+    """Output of `rollout.cloneset_status`."""
+
+    changed: bool
+    """The controller writes the status: a field differs from the entry status (observed
+    generation only when it grows) or the condition changed (`inconsistentStatus`).
+    """
+
+    progressing: ProgressOutput
+    """The `Progressing` condition step on them (`rollout.progress`)."""
+
+    status: ClonesetStatusFields
+    """The computed fields."""
+
+
 # A pod's lifecycle state (label `lifecycle.apps.kruise.io/state`); `""` is [`LifecycleState::None`].
 # "": No state label.
 # "PreparingNormal": `PreparingNormal`.
@@ -435,6 +733,52 @@ class Finding(TypedDict):
 Flavour: TypeAlias = Literal["scaled", "legacy", "kruise"]
 
 
+# The health verdict.
+# "healthy": Rolled out: every pod the spec asks for is updated and available (or the job completed).
+# "progressing": Still moving toward the spec.
+# "degraded": Failed: the progress deadline passed, or the job failed.
+# "suspended": Held on purpose: paused, or a partition keeps pods on the old revision.
+Health: TypeAlias = Literal["healthy", "progressing", "degraded", "suspended"]
+
+
+class HealthInput(TypedDict):
+    """Input of `rollout.health`: the workload object itself (`kind` decides how it is read; members
+    not listed are ignored, as in any Kubernetes object).
+    """
+
+    apiVersion: NotRequired[Optional[str]]
+    """`apiVersion`: `apps.kruise.io/v1alpha1` or `apps.kruise.io/v1beta1`; absent: not checked."""
+
+    kind: NotRequired[Optional[str]]
+    """`kind`: `CloneSet`, `StatefulSet` (Advanced), `DaemonSet` (Advanced), `BroadcastJob` or
+    `AdvancedCronJob`.
+    """
+
+    metadata: NotRequired[Any]
+    """`metadata`: name, generation, deletionTimestamp, finalizers are read."""
+
+    spec: NotRequired[Any]
+    """`spec`: replicas, updateStrategy (type, partition, paused), paused."""
+
+    status: NotRequired[Any]
+    """`status`; absent or null: not yet observed by the controller."""
+
+
+class HealthOutput(TypedDict):
+    """Output of `rollout.health`."""
+
+    done: bool
+    """The rollout has reached what the spec asks: `rollout status` would stop waiting. True for
+    healthy, for a rollout held by its partition and for a finished job.
+    """
+
+    message: str
+    """What the verdict rests on, for people."""
+
+    status: Health
+    """The verdict."""
+
+
 class PartitionInputCloneSet(TypedDict):
     """A CloneSet (`kind: "CloneSet"`)."""
 
@@ -582,43 +926,6 @@ class ProgressInput(TypedDict):
 
     status: NotRequired[ProgressStatus]
     """The freshly computed status; absent: all zero."""
-
-
-class ProgressingConditionOutput(TypedDict):
-    """The `Progressing` condition after the step, times in RFC 3339 UTC whole seconds."""
-
-    lastTransitionTime: str
-    """Time of the last status change."""
-
-    lastUpdateTime: str
-    """Time of the last update."""
-
-    message: str
-    """Human message."""
-
-    reason: str
-    """The reason (one of the `REASON_*` values, or the entry condition's own when it is kept)."""
-
-    status: str
-    """`"True"` or `"False"`."""
-
-    type: str
-    """Always `Progressing`."""
-
-
-class ProgressOutput(TypedDict):
-    """Output of `rollout.progress`."""
-
-    changed: bool
-    """The status must be written: the condition appeared, disappeared, or changed status or
-    reason.
-    """
-
-    condition: Optional[ProgressingConditionOutput]
-    """The condition after the step; null: removed or absent."""
-
-    requeueAfterSeconds: Optional[int]
-    """Requeue after this many seconds; only in the `CloneSetUpdated` branch, else null."""
 
 
 class ScaleIntOrPercentInput(TypedDict):
@@ -822,11 +1129,34 @@ def active_pods_order(input: ActivePodsOrderInput) -> ActivePodsOrderOutput:
     return cast(ActivePodsOrderOutput, call("rollout.active_pods_order", input))
 
 
+def cloneset_status(input: ClonesetStatusInput) -> ClonesetStatusOutput:
+    """CloneSet status from its pods: ready/available/updated counts, expectedUpdatedReplicas, currentRevision, labelSelector, Progressing condition (kruise cloneset_status.go calculateStatus)
+
+    fn ``rollout.cloneset_status``; OpenKruise source: pkg/controller/cloneset/cloneset_status.go calculateStatus, inconsistentStatus; pkg/controller/cloneset/cloneset_controller.go Reconcile (new status), getOwnedPods; pkg/controller/cloneset/core/cloneset_core.go IsPodUpdateReady; pkg/controller/cloneset/sync/cloneset_sync_utils.go IsPodAvailable; pkg/controller/cloneset/utils/cloneset_utils.go EqualToRevisionHash; pkg/util/selector.go ValidatedLabelSelectorAsSelector.
+
+    Raises ``KruiseError`` with kind ``invalid_revision``, ``foreign_pod``, ``invalid_selector``, ``invalid_input`` (naming the field).
+    """
+    return cast(ClonesetStatusOutput, call("rollout.cloneset_status", input))
+
+
+def health(input: HealthInput) -> HealthOutput:
+    """Rollout health (healthy/progressing/degraded/suspended, message, done) of a CloneSet, Advanced StatefulSet/DaemonSet, BroadcastJob or AdvancedCronJob object (kubectl-kruise rollout status, Argo CD apps.kruise.io health checks, partitions resolved as the controllers do)
+
+    fn ``rollout.health``; OpenKruise source: openkruise/kruise-tools pkg/internal/polymorphichelpers/rollout_status.go CloneSetStatusViewer, AdvancedStatefulSetStatusViewer; argoproj/argo-cd resource_customizations/apps.kruise.io/*/health.lua; kruise pkg/util/tools.go CalculatePartitionReplicas; pkg/controller/daemonset/daemonset_update.go filterDaemonPodsNodeToUpdate.
+
+    Raises ``KruiseError`` with kind ``unknown_kind``, ``not_a_percentage``, ``invalid_number``, ``not_an_integer``, ``negative_partition``, ``invalid_input`` (naming the field).
+    """
+    return cast(HealthOutput, call("rollout.health", input))
+
+
 __all__ = [
     "ActivePodsOrderInput",
     "ActivePodsOrderOutput",
     "CloneSetSpec",
     "CloneSetStrategy",
+    "ClonesetStatusFields",
+    "ClonesetStatusInput",
+    "ClonesetStatusOutput",
     "ClonesetUpdateBudgetInput",
     "ClonesetUpdateBudgetOutput",
     "ContainerStatus",
@@ -843,8 +1173,12 @@ __all__ = [
     "DaemonsetUpdateNodesOutput",
     "Finding",
     "Flavour",
+    "Health",
+    "HealthInput",
+    "HealthOutput",
     "InitContainer",
     "IntOrPercent",
+    "LabelSelector",
     "LifecycleState",
     "Node",
     "NodeState",
@@ -866,22 +1200,34 @@ __all__ = [
     "ProgressStatus",
     "ProgressingCondition",
     "ProgressingConditionOutput",
+    "Requirement",
     "ScaleIntOrPercentInput",
     "ScaleIntOrPercentOutput",
     "StatefulSetRollingUpdate",
     "StatefulSetScaleStrategy",
     "StatefulSetSpec",
     "StatefulSetStrategy",
+    "StatusCloneSet",
+    "StatusCloneSetCondition",
+    "StatusCloneSetSpec",
+    "StatusCloneSetStatusIn",
+    "StatusObjectMeta",
+    "StatusOwnerReference",
+    "StatusPod",
+    "StatusPodStatus",
+    "StatusUpdateStrategy",
     "ValidateInput",
     "ValidateInputCloneSet",
     "ValidateInputDaemonSet",
     "ValidateInputStatefulSet",
     "ValidateOutput",
     "active_pods_order",
+    "cloneset_status",
     "cloneset_update_budget",
     "daemonset_budget",
     "daemonset_nodes_needing_pods",
     "daemonset_update_nodes",
+    "health",
     "partition",
     "progress",
     "scale",
