@@ -132,6 +132,9 @@ type CronCompletionPolicy struct {
 	Type *string `json:"type,omitempty"`
 }
 
+// CronCondition is K8sCondition, the `Condition` the families share (zz_generated_k8s.go).
+type CronCondition = K8sCondition
+
 // CronDecideInput is `DecideInput` of the cron family's schemas.
 //
 // `cron.decide` input.
@@ -321,6 +324,9 @@ type CronJobStateInput struct {
 	// The child's `status`; absent: the zero status (active).
 	Status *CronChildStatus `json:"status,omitempty"`
 }
+
+// CronLabelSelector is K8sLabelSelector, the `LabelSelector` the families share (zz_generated_k8s.go).
+type CronLabelSelector = K8sLabelSelector
 
 // CronNextInput is `NextInput` of the cron family's schemas.
 //
@@ -530,6 +536,9 @@ const CronReasonDeadlineExceeded CronReason = "deadline_exceeded"
 
 // CronReasonConcurrencyForbid is "concurrency_forbid": `Forbid` with an active child.
 const CronReasonConcurrencyForbid CronReason = "concurrency_forbid"
+
+// CronRequirement is K8sRequirement, the `Requirement` the families share (zz_generated_k8s.go).
+type CronRequirement = K8sRequirement
 
 // CronTemplateRefs is `TemplateRefs` of the cron family's schemas.
 //

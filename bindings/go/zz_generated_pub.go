@@ -131,6 +131,9 @@ type PubClassifyUpdateInput struct {
 	OldPod PubPod `json:"oldPod"`
 }
 
+// PubCondition is K8sCondition, the `Condition` the families share (zz_generated_k8s.go).
+type PubCondition = K8sCondition
+
 // PubContainer is `Container` of the pub family's schemas.
 //
 // One container: name, image, env, resources, resizePolicy typed; the rest verbatim.
@@ -290,6 +293,9 @@ type PubFeatureGates struct {
 	PodWebhook *bool `json:"PodWebhook,omitempty"`
 }
 
+// PubLabelSelector is K8sLabelSelector, the `LabelSelector` the families share (zz_generated_k8s.go).
+type PubLabelSelector = K8sLabelSelector
+
 // PubMatchInput is `MatchInput` of the pub family's schemas.
 //
 // `pub.match` input.
@@ -325,6 +331,12 @@ type PubMatchOutput struct {
 	Pubs []PubPubCover `json:"pubs"`
 }
 
+// PubMatchOwnerReference is K8sMatchOwnerReference, the `MatchOwnerReference` the families share (zz_generated_k8s.go).
+type PubMatchOwnerReference = K8sMatchOwnerReference
+
+// PubMatchPod is K8sMatchPod, the `MatchPod` the families share (zz_generated_k8s.go).
+type PubMatchPod = K8sMatchPod
+
 // PubMatchPodEntry is `MatchPodEntry` of the pub family's schemas.
 //
 // One pod and the workload the controller finder resolves its controller reference to.
@@ -344,6 +356,12 @@ type PubMatchPodEntry struct {
 	// controller reference covers no pod. Null or absent: false.
 	WorkloadNotFound *bool `json:"workloadNotFound,omitempty"`
 }
+
+// PubMatchPodMeta is K8sMatchPodMeta, the `MatchPodMeta` the families share (zz_generated_k8s.go).
+type PubMatchPodMeta = K8sMatchPodMeta
+
+// PubMatchPodStatus is K8sMatchPodStatus, the `MatchPodStatus` the families share (zz_generated_k8s.go).
+type PubMatchPodStatus = K8sMatchPodStatus
 
 // PubMatchPub is `MatchPub` of the pub family's schemas.
 //
@@ -684,6 +702,9 @@ const PubRequestOperationUPDATE PubRequestOperation = "UPDATE"
 
 // PubRequestOperationDELETE is "DELETE": `DELETE` of a pod.
 const PubRequestOperationDELETE PubRequestOperation = "DELETE"
+
+// PubRequirement is K8sRequirement, the `Requirement` the families share (zz_generated_k8s.go).
+type PubRequirement = K8sRequirement
 
 // PubResizePolicy is `ResizePolicy` of the pub family's schemas.
 //

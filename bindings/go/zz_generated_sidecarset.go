@@ -10,6 +10,9 @@ type SidecarsetInjectionStrategy struct {
 	Paused *bool `json:"paused,omitempty"`
 }
 
+// SidecarsetLabelSelector is K8sLabelSelector, the `LabelSelector` the families share (zz_generated_k8s.go).
+type SidecarsetLabelSelector = K8sLabelSelector
+
 // SidecarsetMatchInput is `MatchInput` of the sidecarset family's schemas.
 //
 // `sidecarset.match` input.
@@ -48,6 +51,18 @@ type SidecarsetMatchOutput struct {
 	// The rule that decided.
 	Reason SidecarsetMatchReason `json:"reason"`
 }
+
+// SidecarsetMatchOwnerReference is K8sMatchOwnerReference, the `MatchOwnerReference` the families share (zz_generated_k8s.go).
+type SidecarsetMatchOwnerReference = K8sMatchOwnerReference
+
+// SidecarsetMatchPod is K8sMatchPod, the `MatchPod` the families share (zz_generated_k8s.go).
+type SidecarsetMatchPod = K8sMatchPod
+
+// SidecarsetMatchPodMeta is K8sMatchPodMeta, the `MatchPodMeta` the families share (zz_generated_k8s.go).
+type SidecarsetMatchPodMeta = K8sMatchPodMeta
+
+// SidecarsetMatchPodStatus is K8sMatchPodStatus, the `MatchPodStatus` the families share (zz_generated_k8s.go).
+type SidecarsetMatchPodStatus = K8sMatchPodStatus
 
 // SidecarsetMatchReason is `MatchReason` of the sidecarset family's schemas.
 //
@@ -103,6 +118,9 @@ type SidecarsetNamespaceObject struct {
 	// `metadata`; absent or null: the zero metadata.
 	Metadata *SidecarsetNamespaceMeta `json:"metadata,omitempty"`
 }
+
+// SidecarsetRequirement is K8sRequirement, the `Requirement` the families share (zz_generated_k8s.go).
+type SidecarsetRequirement = K8sRequirement
 
 // SidecarsetSidecarSetObject is `SidecarSetObject` of the sidecarset family's schemas.
 //

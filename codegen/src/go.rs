@@ -88,6 +88,9 @@ struct Family<'a> {
     shared: BTreeMap<String, BTreeSet<String>>,
     /// Whether this is the shared file.
     is_shared: bool,
+    /// Shared def name -> the family's own Go name for it, written as an alias of `K8s<Def>` (so a
+    /// type keeps its family name when it becomes shared).
+    aliases: BTreeMap<String, String>,
 }
 
 /// The Go name of a shared def: `K8s<Def>`.
@@ -111,6 +114,7 @@ impl<'a> Family<'a> {
             names,
             shared: shared.families.clone(),
             is_shared: true,
+            aliases: BTreeMap::new(),
         }
     }
 
@@ -142,6 +146,7 @@ impl<'a> Family<'a> {
             }
         }
         let mut names = BTreeMap::new();
+        let mut aliases = BTreeMap::new();
         let mut taken: BTreeMap<String, String> = BTreeMap::new();
         for (n, d) in &defs {
             if matches!(d, Def::Alias { .. }) {
@@ -149,6 +154,13 @@ impl<'a> Family<'a> {
             }
             if used.contains_key(n) {
                 names.insert(n.clone(), shared_name(n));
+                // the family's own name stays, as an alias of the shared type
+                let own = format!("{prefix}{n}");
+                if funcs.contains(&own) || taken.contains_key(&own) {
+                    return Err(format!("family {family}: Go alias {own} is taken"));
+                }
+                taken.insert(own.clone(), n.clone());
+                aliases.insert(n.clone(), own);
                 continue;
             }
             let mut go = fixed
@@ -170,6 +182,7 @@ impl<'a> Family<'a> {
             prefix,
             defs,
             names,
+            aliases,
             shared: used,
             is_shared: false,
         })
@@ -277,7 +290,14 @@ impl<'a> Family<'a> {
         };
         let mut out = String::new();
         let head = match self.shared.get(n) {
-            Some(_) if !self.is_shared => return Ok(String::new()),
+            Some(_) if !self.is_shared => {
+                return Ok(match self.aliases.get(n) {
+                    Some(own) => format!(
+                        "// {own} is {go}, the `{n}` the families share (zz_generated_{SHARED_MODULE}.go).\ntype {own} = {go}\n"
+                    ),
+                    None => String::new(),
+                });
+            }
             Some(fams) => format!(
                 "{go} is `{n}` of the {} families' schemas, written once.",
                 fams.iter().cloned().collect::<Vec<_>>().join(", ")
@@ -607,6 +627,7 @@ mod tests {
             defs,
             shared: BTreeMap::new(),
             is_shared: false,
+            aliases: BTreeMap::new(),
         }
     }
 
