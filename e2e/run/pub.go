@@ -194,7 +194,31 @@ func checkPubEviction(ctx context.Context, e *env, r *report) error {
 		err = e.podThere(ctx, ns, "web-2")
 	}
 	r.check("pub: DELETE of web-2 with the budget spent denied with the reference's message", err)
+
+	// An image change is an UPDATE (protected by default, PodUnavailableBudgetUpdateGate on).
+	old, err := e.kube.CoreV1().Pods(ns).Get(ctx, "web-2", metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	changed := old.DeepCopy()
+	changed.Spec.Containers[0].Image = "registry.k8s.io/pause:3.9"
+	class, err := kruisecore.PubClassifyUpdate(kruisecore.PubClassifyUpdateInput{OldPod: pubPod(old), NewPod: pubPod(changed)})
+	if err == nil {
+		err = expectOperation(class, "UPDATE")
+	}
+	if err == nil {
+		_, err = e.kube.CoreV1().Pods(ns).Update(ctx, changed, metav1.UpdateOptions{})
+		err = denied(err, pub)
+	}
+	r.check("pub: an image change of web-2 (pub.classify_update: UPDATE) with the budget spent denied with the reference's message", err)
 	return nil
+}
+
+func expectOperation(class kruisecore.PubClassifyUpdateOutput, want string) error {
+	if class.Operation == nil {
+		return fmt.Errorf("operation None, want %s", want)
+	}
+	return expectEqual("operation", string(*class.Operation), want)
 }
 
 // resize patches the pod's first container's cpu request through the pods/resize subresource.
@@ -232,11 +256,7 @@ func checkPubResize(ctx context.Context, e *env, r *report) error {
 	}
 	class, err := kruisecore.PubClassifyUpdate(kruisecore.PubClassifyUpdateInput{OldPod: pubPod(pods[0]), NewPod: pubPod(resized)})
 	if err == nil {
-		if class.Operation == nil {
-			err = fmt.Errorf("operation None")
-		} else {
-			err = expectEqual("operation", string(*class.Operation), "RESIZE")
-		}
+		err = expectOperation(class, "RESIZE")
 	}
 	r.check("resize: pub.classify_update judges the stored change RESIZE", err)
 	s, err := e.pubStatus(ctx, ns, pub)
