@@ -446,8 +446,24 @@ pub fn selector_string(sel: Option<&LabelSelector>, at: &str) -> Result<String> 
         .join(","))
 }
 
+/// The update and current revision names, each given as (the input's, the entry status's): the
+/// input's wins; an absent or empty current revision is the update revision (the controller's
+/// choice when the recorded one no longer exists). Errors: `invalid_revision` naming
+/// `updateRevision` or `currentRevision`.
+pub(crate) fn revisions(
+    update: (Option<&str>, Option<&str>),
+    current: (Option<&str>, Option<&str>),
+) -> Result<(String, String)> {
+    let update = revision(update.0.or(update.1), "updateRevision")?;
+    let current = match current.0.or(current.1) {
+        None | Some("") => update.clone(),
+        Some(c) => revision(Some(c), "currentRevision")?,
+    };
+    Ok((update, current))
+}
+
 /// A revision name: non-empty and a DNS-1123 subdomain, else `invalid_revision` naming `field`.
-pub(crate) fn revision(v: Option<&str>, field: &str) -> Result<String> {
+fn revision(v: Option<&str>, field: &str) -> Result<String> {
     let v = v.unwrap_or("");
     if v.is_empty() || !is_dns1123_subdomain(v) {
         return Err(Error::at(
@@ -465,20 +481,16 @@ pub(crate) fn revision(v: Option<&str>, field: &str) -> Result<String> {
 pub fn cloneset_status(i: &ClonesetStatusInput) -> Result<ClonesetStatusOutput> {
     let cs = &i.clone_set;
     let now = parse_time(&i.now, "now")?;
-    let update = revision(
-        i.update_revision
-            .as_deref()
-            .or(cs.status.update_revision.as_deref()),
-        "updateRevision",
+    let (update, current) = revisions(
+        (
+            i.update_revision.as_deref(),
+            cs.status.update_revision.as_deref(),
+        ),
+        (
+            i.current_revision.as_deref(),
+            cs.status.current_revision.as_deref(),
+        ),
     )?;
-    let current = match i
-        .current_revision
-        .as_deref()
-        .or(cs.status.current_revision.as_deref())
-    {
-        None | Some("") => update.clone(),
-        Some(c) => revision(Some(c), "currentRevision")?,
-    };
     let label_selector = selector_string(cs.spec.selector.as_ref(), "cloneSet.spec.selector")?;
     let replicas = cs.spec.replicas.unwrap_or(1);
     let mrs = cs.spec.min_ready_seconds;

@@ -21,7 +21,7 @@
 //! complete: `currentRevision` becomes the update revision and `currentReplicas` the updated count.
 
 use super::status::{
-    CloneSetCondition, ObjectMeta, Pod, REVISION_LABEL, lifecycle_normal, revision,
+    CloneSetCondition, ObjectMeta, Pod, REVISION_LABEL, lifecycle_normal, revisions,
     running_ready_for, selector_string,
 };
 use crate::error::Result;
@@ -197,20 +197,16 @@ pub struct StatefulsetStatusOutput {
 pub fn statefulset_status(i: &StatefulsetStatusInput) -> Result<StatefulsetStatusOutput> {
     let set = &i.stateful_set;
     let now = parse_time(&i.now, "now")?;
-    let update = revision(
-        i.update_revision
-            .as_deref()
-            .or(set.status.update_revision.as_deref()),
-        "updateRevision",
+    let (update, current) = revisions(
+        (
+            i.update_revision.as_deref(),
+            set.status.update_revision.as_deref(),
+        ),
+        (
+            i.current_revision.as_deref(),
+            set.status.current_revision.as_deref(),
+        ),
     )?;
-    let current = match i
-        .current_revision
-        .as_deref()
-        .or(set.status.current_revision.as_deref())
-    {
-        None | Some("") => update.clone(),
-        Some(c) => revision(Some(c), "currentRevision")?,
-    };
     let label_selector = selector_string(set.spec.selector.as_ref(), "statefulSet.spec.selector")?;
     let us = &set.spec.update_strategy;
     let mrs = us
