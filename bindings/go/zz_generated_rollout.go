@@ -869,6 +869,79 @@ type RolloutStatefulSetStrategy struct {
 	Type *string `json:"type,omitempty"`
 }
 
+// RolloutStatefulsetStatusFields is `StatefulsetStatusFields` of the rollout family's schemas.
+//
+// The computed Advanced StatefulSet `status` fields.
+type RolloutStatefulsetStatusFields struct {
+	// Ready pods ready for `minReadySeconds`, lifecycle state `Normal` (or none).
+	AvailableReplicas int32 `json:"availableReplicas"`
+
+	// Created, not terminating pods on the current revision (the updated count once the rolling
+	// update is complete).
+	CurrentReplicas int32 `json:"currentReplicas"`
+
+	// The current revision (the update revision once the rolling update is complete).
+	CurrentRevision string `json:"currentRevision"`
+
+	// `spec.selector` in Kubernetes' selector string form.
+	LabelSelector string `json:"labelSelector"`
+
+	// `metadata.generation`.
+	ObservedGeneration int64 `json:"observedGeneration"`
+
+	// Running and ready pods.
+	ReadyReplicas int32 `json:"readyReplicas"`
+
+	// Created pods (phase set).
+	Replicas int32 `json:"replicas"`
+
+	// The update revision.
+	UpdateRevision string `json:"updateRevision"`
+
+	// Available pods on the update revision.
+	UpdatedAvailableReplicas int32 `json:"updatedAvailableReplicas"`
+
+	// Ready pods on the update revision.
+	UpdatedReadyReplicas int32 `json:"updatedReadyReplicas"`
+
+	// Created, not terminating pods on the update revision.
+	UpdatedReplicas int32 `json:"updatedReplicas"`
+}
+
+// RolloutStatefulsetStatusInput is `StatefulsetStatusInput` of the rollout family's schemas.
+//
+// Input of `rollout.statefulset_status`.
+type RolloutStatefulsetStatusInput struct {
+	// The current revision's name; absent or null: `statefulSet.status.currentRevision`; empty:
+	// the update revision.
+	CurrentRevision *string `json:"currentRevision,omitempty"`
+
+	// The reconcile time, RFC 3339 (availability under `minReadySeconds`).
+	Now string `json:"now"`
+
+	// Its pods (all of them, terminating ones included); absent: none.
+	Pods *[]RolloutStatusPod `json:"pods,omitempty"`
+
+	// The Advanced StatefulSet.
+	StatefulSet RolloutStsStatusStatefulSet `json:"statefulSet"`
+
+	// The update revision's name; absent or null: `statefulSet.status.updateRevision`.
+	UpdateRevision *string `json:"updateRevision,omitempty"`
+}
+
+// RolloutStatefulsetStatusOutput is `StatefulsetStatusOutput` of the rollout family's schemas.
+//
+// Output of `rollout.statefulset_status`.
+type RolloutStatefulsetStatusOutput struct {
+	// The controller writes the status (`inconsistentStatus`, volume claims aside): the observed
+	// generation grew, or a counter (replicas, current, ready, available, updated), a revision or
+	// the selector differs from the entry status.
+	Changed bool `json:"changed"`
+
+	// The computed fields.
+	Status RolloutStatefulsetStatusFields `json:"status"`
+}
+
 // RolloutStatusCloneSet is `StatusCloneSet` of the rollout family's schemas.
 //
 // The CloneSet as `kubectl get -o json` prints it (`apiVersion: apps.kruise.io/v1alpha1`), reduced
@@ -1036,6 +1109,87 @@ type RolloutStatusUpdateStrategy struct {
 
 	// `paused`.
 	Paused *bool `json:"paused,omitempty"`
+}
+
+// RolloutStsStatusIn is `StsStatusIn` of the rollout family's schemas.
+//
+// The Advanced StatefulSet `status` on entry, the members read (others ignored; absent: zero).
+type RolloutStsStatusIn struct {
+	// `availableReplicas` written last time.
+	AvailableReplicas *int32 `json:"availableReplicas,omitempty"`
+
+	// `conditions` (not read; accepted as kubectl prints them).
+	Conditions *[]RolloutStatusCloneSetCondition `json:"conditions,omitempty"`
+
+	// `currentReplicas` written last time.
+	CurrentReplicas *int32 `json:"currentReplicas,omitempty"`
+
+	// `currentRevision`: the default of the input's `currentRevision`.
+	CurrentRevision *string `json:"currentRevision,omitempty"`
+
+	// `labelSelector` written last time.
+	LabelSelector *string `json:"labelSelector,omitempty"`
+
+	// `observedGeneration` written last time.
+	ObservedGeneration *int64 `json:"observedGeneration,omitempty"`
+
+	// `readyReplicas` written last time.
+	ReadyReplicas *int32 `json:"readyReplicas,omitempty"`
+
+	// `replicas` written last time (the counters are compared for `changed`).
+	Replicas *int32 `json:"replicas,omitempty"`
+
+	// `updateRevision`: the default of the input's `updateRevision`.
+	UpdateRevision *string `json:"updateRevision,omitempty"`
+
+	// `updatedReplicas` written last time.
+	UpdatedReplicas *int32 `json:"updatedReplicas,omitempty"`
+}
+
+// RolloutStsStatusRollingUpdate is `StsStatusRollingUpdate` of the rollout family's schemas.
+//
+// `spec.updateStrategy.rollingUpdate` of the Advanced StatefulSet (other members ignored).
+type RolloutStsStatusRollingUpdate struct {
+	// `minReadySeconds`; absent: 0.
+	MinReadySeconds *int32 `json:"minReadySeconds,omitempty"`
+}
+
+// RolloutStsStatusSpec is `StsStatusSpec` of the rollout family's schemas.
+//
+// The Advanced StatefulSet `spec` members read (others ignored).
+type RolloutStsStatusSpec struct {
+	// `selector`; absent or null: its string form is `""`.
+	Selector *RolloutLabelSelector `json:"selector,omitempty"`
+
+	// `updateStrategy`.
+	UpdateStrategy *RolloutStsStatusUpdateStrategy `json:"updateStrategy,omitempty"`
+}
+
+// RolloutStsStatusStatefulSet is `StsStatusStatefulSet` of the rollout family's schemas.
+//
+// The Advanced StatefulSet as `kubectl get -o json` prints it (`apps.kruise.io/v1beta1`), reduced
+// to the members read.
+type RolloutStsStatusStatefulSet struct {
+	// `metadata`: generation.
+	Metadata *RolloutStatusObjectMeta `json:"metadata,omitempty"`
+
+	// `spec`.
+	Spec *RolloutStsStatusSpec `json:"spec,omitempty"`
+
+	// `status` on entry.
+	Status *RolloutStsStatusIn `json:"status,omitempty"`
+}
+
+// RolloutStsStatusUpdateStrategy is `StsStatusUpdateStrategy` of the rollout family's schemas.
+//
+// `spec.updateStrategy` of the Advanced StatefulSet (other members ignored).
+type RolloutStsStatusUpdateStrategy struct {
+	// `rollingUpdate`.
+	RollingUpdate *RolloutStsStatusRollingUpdate `json:"rollingUpdate,omitempty"`
+
+	// `type`: `RollingUpdate` (absent or empty reads as the API default `RollingUpdate`) or
+	// `OnDelete`.
+	Type *string `json:"type,omitempty"`
 }
 
 // RolloutValidateInputCloneSet is `ValidateInputCloneSet` of the rollout family's schemas.
@@ -1211,5 +1365,16 @@ func RolloutClonesetStatus(in RolloutClonesetStatusInput) (RolloutClonesetStatus
 func RolloutHealth(in RolloutHealthInput) (RolloutHealthOutput, error) {
 	var out RolloutHealthOutput
 	err := callTyped("rollout.health", in, &out)
+	return out, err
+}
+
+// RolloutStatefulsetStatus calls "rollout.statefulset_status": Advanced StatefulSet status from its pods: replicas, ready, available, current, updated counts, rolling-update completion (kruise stateful_set_control.go updateStatus, completeRollingUpdate).
+//
+// OpenKruise source: pkg/controller/statefulset/stateful_set_control.go updateStatefulSet (new status), updateStatus, computeReplicaStatus, updateStatefulSetStatus; pkg/controller/statefulset/stateful_set_utils.go isRunningAndAvailable, isRunningAndReady, isCreated, isTerminating, getPodRevision, getMinReadySeconds, completeRollingUpdate, inconsistentStatus.
+//
+// Errors are *Error with Kind "invalid_revision", "invalid_selector", "invalid_input" (Field names the member).
+func RolloutStatefulsetStatus(in RolloutStatefulsetStatusInput) (RolloutStatefulsetStatusOutput, error) {
+	var out RolloutStatefulsetStatusOutput
+	err := callTyped("rollout.statefulset_status", in, &out)
 	return out, err
 }

@@ -1,6 +1,12 @@
 //go:build goref_overlay
 
-// Differential test of rollout.cloneset_status against calculateStatus
+// Differential tests of the status fns.
+//
+// rollout.statefulset_status: updateStatus (computeReplicaStatus), completeRollingUpdate and
+// inconsistentStatus of pkg/controller/statefulset (exported by overlay/, clock settable), started
+// from the status updateStatefulSet builds (generation, revisions, selector string).
+//
+// rollout.cloneset_status: calculateStatus
 // (pkg/controller/cloneset/cloneset_status.go, exported by overlay/, clocks settable) with the new
 // status Reconcile (cloneset_controller.go) starts it from: observed generation, current and update
 // revision, kruise's ValidatedLabelSelectorAsSelector string, the entry conditions; the pods it
@@ -15,9 +21,11 @@ package goref
 import (
 	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
+	apps "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
@@ -27,6 +35,7 @@ import (
 	appsv1beta1 "github.com/openkruise/kruise/apis/apps/v1beta1"
 	clonesetctrl "github.com/openkruise/kruise/pkg/controller/cloneset"
 	clonesetutils "github.com/openkruise/kruise/pkg/controller/cloneset/utils"
+	stsctrl "github.com/openkruise/kruise/pkg/controller/statefulset"
 	kruiseutil "github.com/openkruise/kruise/pkg/util"
 )
 
@@ -310,4 +319,153 @@ func TestRolloutClonesetStatusRandomCoverage(t *testing.T) {
 func TestRolloutClonesetStatusRandom(t *testing.T) {
 	requireFn(t, diffClonesetStatus.fn, map[string]any{"cloneSet": map[string]any{}, "updateRevision": "r", "now": rfc3339(genEpoch)})
 	diffClonesetStatus.compareRandom(t, genInputs(3701, randomCount(baseRandom), genClonesetStatus))
+}
+
+// ---- rollout.statefulset_status ----
+
+type stsStatusIn struct {
+	StatefulSet struct {
+		Metadata metav1.ObjectMeta             `json:"metadata"`
+		Spec     appsv1beta1.StatefulSetSpec   `json:"spec"`
+		Status   appsv1beta1.StatefulSetStatus `json:"status"`
+	} `json:"statefulSet"`
+	Pods            []*corev1.Pod `json:"pods"`
+	UpdateRevision  *string       `json:"updateRevision"`
+	CurrentRevision *string       `json:"currentRevision"`
+	Now             string        `json:"now"`
+}
+
+func refStatefulsetStatus(in json.RawMessage) refOutcome {
+	var i stsStatusIn
+	if err := decodeInto(in, &i); err != nil {
+		return refOutcome{kind: "invalid_input"}
+	}
+	now, err := parseTime(i.Now)
+	if err != nil {
+		return refOutcome{kind: "invalid_input"}
+	}
+	in0 := &i.StatefulSet
+	update := in0.Status.UpdateRevision
+	if i.UpdateRevision != nil {
+		update = *i.UpdateRevision
+	}
+	if !validRevision(update) {
+		return refOutcome{kind: "invalid_revision"}
+	}
+	current := in0.Status.CurrentRevision
+	if i.CurrentRevision != nil {
+		current = *i.CurrentRevision
+	}
+	if current == "" {
+		current = update
+	} else if !validRevision(current) {
+		return refOutcome{kind: "invalid_revision"}
+	}
+	selector, err := kruiseutil.ValidatedLabelSelectorAsSelector(in0.Spec.Selector)
+	if err != nil {
+		return refOutcome{kind: "invalid_selector"}
+	}
+	set := &appsv1beta1.StatefulSet{Spec: in0.Spec, Status: in0.Status}
+	set.Generation = in0.Metadata.Generation
+	if set.Spec.UpdateStrategy.Type == "" {
+		set.Spec.UpdateStrategy.Type = apps.RollingUpdateStatefulSetStrategyType // the API default
+	}
+	status := &appsv1beta1.StatefulSetStatus{ObservedGeneration: set.Generation, CurrentRevision: current,
+		UpdateRevision: update, LabelSelector: selector.String()}
+	cr := &apps.ControllerRevision{ObjectMeta: metav1.ObjectMeta{Name: current}}
+	ur := &apps.ControllerRevision{ObjectMeta: metav1.ObjectMeta{Name: update}}
+	stsctrl.GorefUpdateStatus(set, status, cr, ur, i.Pods, now)
+	stsctrl.GorefCompleteRollingUpdate(set, status)
+	o := refOutcome{value: map[string]any{
+		"status": map[string]any{"observedGeneration": status.ObservedGeneration, "replicas": status.Replicas,
+			"readyReplicas": status.ReadyReplicas, "availableReplicas": status.AvailableReplicas,
+			"currentReplicas": status.CurrentReplicas, "updatedReplicas": status.UpdatedReplicas,
+			"updatedReadyReplicas": status.UpdatedReadyReplicas, "updatedAvailableReplicas": status.UpdatedAvailableReplicas,
+			"currentRevision": status.CurrentRevision, "updateRevision": status.UpdateRevision, "labelSelector": status.LabelSelector},
+		"changed": stsctrl.GorefInconsistentStatus(set, status)}}
+	if bigIntegers(in) {
+		o.classes = append(o.classes, "int32-overflow")
+	}
+	switch {
+	case current != update && status.CurrentRevision == update:
+		o.label = "completed"
+	case status.AvailableReplicas < status.ReadyReplicas:
+		o.label = "waiting-min-ready"
+	default:
+		o.label = "value"
+	}
+	return o
+}
+
+var diffStatefulsetStatus = diffFn{family: "rollout", fn: "rollout.statefulset_status", ref: refStatefulsetStatus}
+
+func genStatefulsetStatus(g *gen) any {
+	r := g.pickInt(0, 1, 2, 3, 5)
+	us := map[string]any{}
+	switch g.n(4) {
+	case 0:
+	case 1:
+		us["type"] = g.pick("OnDelete", "RollingUpdate")
+	default:
+		us["type"] = "RollingUpdate"
+		if g.bool() {
+			us["rollingUpdate"] = map[string]any{"minReadySeconds": g.pickInt(0, 5, 30, 60, 3600, -5)}
+		}
+	}
+	spec := map[string]any{"replicas": r, "updateStrategy": us}
+	switch g.n(6) {
+	case 0:
+	case 1:
+		spec["selector"] = map[string]any{"matchExpressions": []any{map[string]any{"key": "a", "operator": g.pick("Exists", "Gt")}}}
+	default:
+		spec["selector"] = map[string]any{"matchLabels": map[string]any{"app": "db"}}
+	}
+	cnt := func() int { return g.n(r + 2) }
+	status := map[string]any{"observedGeneration": g.pickInt(0, 1, 2), "replicas": cnt(), "readyReplicas": cnt(),
+		"availableReplicas": cnt(), "currentReplicas": cnt(), "updatedReplicas": cnt(), "labelSelector": g.pick("app=db", "")}
+	if !g.chance(8) {
+		status["currentRevision"] = g.pick("db-r1", "db-r1", "db-r2", "")
+	}
+	if !g.chance(12) {
+		status["updateRevision"] = "db-r2"
+	}
+	in := map[string]any{"statefulSet": map[string]any{"apiVersion": "apps.kruise.io/v1beta1", "kind": "StatefulSet",
+		"metadata": map[string]any{"name": "db", "generation": g.pickInt(0, 1, 2)}, "spec": spec, "status": status}, "now": rfc3339(genEpoch)}
+	if g.chance(30) {
+		in["updateRevision"] = g.pick("Db_R2", "", "db-r3")
+	}
+	n := g.n(r + 2)
+	if g.chance(3) {
+		n = r
+	}
+	pods := make([]any, n)
+	for k := range pods {
+		p := g.statusPod("")
+		labels := p["metadata"].(map[string]any)["labels"].(map[string]any)
+		if h, ok := labels["controller-revision-hash"].(string); ok && h != "" {
+			labels["controller-revision-hash"] = strings.Replace(h, "web", "db", 1)
+		}
+		pods[k] = p
+	}
+	in["pods"] = pods
+	return in
+}
+
+func TestRolloutStatefulsetStatusVectorsReference(t *testing.T) {
+	diffStatefulsetStatus.checkVectorsReference(t, "rollout_sts_status")
+}
+
+func TestRolloutStatefulsetStatusVectors(t *testing.T) {
+	requireFn(t, diffStatefulsetStatus.fn, map[string]any{"statefulSet": map[string]any{}, "updateRevision": "r", "now": rfc3339(genEpoch)})
+	diffStatefulsetStatus.compareVectors(t, "rollout_sts_status")
+}
+
+func TestRolloutStatefulsetStatusRandomCoverage(t *testing.T) {
+	diffStatefulsetStatus.checkCoverage(t, genInputs(3702, randomCount(baseRandom), genStatefulsetStatus), 20,
+		"value", "completed", "waiting-min-ready", "invalid_revision", "invalid_selector")
+}
+
+func TestRolloutStatefulsetStatusRandom(t *testing.T) {
+	requireFn(t, diffStatefulsetStatus.fn, map[string]any{"statefulSet": map[string]any{}, "updateRevision": "r", "now": rfc3339(genEpoch)})
+	diffStatefulsetStatus.compareRandom(t, genInputs(3702, randomCount(baseRandom), genStatefulsetStatus))
 }

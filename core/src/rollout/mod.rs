@@ -9,7 +9,8 @@
 //! - [`validate`]: webhook checks;
 //! - [`statefulset`]: Advanced StatefulSet maxUnavailable resolution;
 //! - [`health`]: the rollout health of a workload object;
-//! - [`status`]: the CloneSet status computed from its pods;
+//! - [`status`], [`sts_status`]: the CloneSet and Advanced StatefulSet status computed from
+//!   their pods;
 //! - [`rounding`]: the per-field rounding table generated for `docs/rounding.md`.
 //!
 //! Int-or-percent parsing is the one shared parser of [`crate::intstr`]
@@ -25,6 +26,7 @@ pub mod progress;
 pub mod rounding;
 pub mod statefulset;
 pub mod status;
+pub mod sts_status;
 pub mod update_count;
 pub mod validate;
 
@@ -99,6 +101,9 @@ pub mod fns {
     pub use super::partition::{Partition as PartitionOutput, PartitionInput};
     pub use super::progress::{ProgressInput, ProgressOutput};
     pub use super::status::{ClonesetStatus, ClonesetStatusInput, ClonesetStatusOutput};
+    pub use super::sts_status::{
+        StatefulsetStatus, StatefulsetStatusInput, StatefulsetStatusOutput,
+    };
     pub use super::validate::{Finding, ValidateInput};
 
     /// `rollout.partition`: the resolved partition and the pods (nodes) allowed on the update
@@ -282,6 +287,7 @@ pub const ENTRIES: &[Entry] = &[
     Entry::of::<fns::ActivePodsOrder>(),
     Entry::of::<fns::ClonesetStatus>(),
     Entry::of::<fns::RolloutHealth>(),
+    Entry::of::<fns::StatefulsetStatus>(),
 ];
 
 #[cfg(test)]
@@ -310,7 +316,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(n, 11, "the rollout fns (with rollout.scale_int_or_percent)");
+        assert_eq!(n, 12, "the rollout fns (with rollout.scale_int_or_percent)");
         for name in [
             "PartitionOutput",
             "DaemonsetBudgetOutput",

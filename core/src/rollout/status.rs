@@ -341,37 +341,54 @@ pub fn is_active(p: &Pod) -> bool {
         && p.metadata.deletion_timestamp.is_none()
 }
 
-/// `IsPodUpdateReady(pod, min_ready)` of the CloneSet core control.
-fn update_ready(p: &Pod, min_ready: i32, now: Timestamp, at: &str) -> Result<bool> {
+/// Phase `Running`, the first `Ready` condition `True`, and with `min_ready` ≠ 0 its
+/// `lastTransitionTime` set and `min_ready` seconds old: strictly before `now` (`strict`, Kubernetes'
+/// `podutil.IsPodAvailable`) or at the latest `now` (the Advanced StatefulSet's
+/// `isRunningAndAvailable`). `at` is the pod's path for a time that does not parse.
+pub(crate) fn running_ready_for(
+    p: &Pod,
+    min_ready: i32,
+    now: Timestamp,
+    strict: bool,
+    at: &str,
+) -> Result<bool> {
     if p.status.phase != "Running" {
         return Ok(false);
     }
-    let Some(ready) = first(&p.status.conditions, "Ready") else {
+    let Some(idx) = p.status.conditions.iter().position(|c| c.type_ == "Ready") else {
         return Ok(false);
     };
+    let ready = &p.status.conditions[idx];
     if ready.status != "True" {
         return Ok(false);
     }
-    if min_ready != 0 {
-        let idx = p
-            .status
-            .conditions
-            .iter()
-            .position(|c| c.type_ == "Ready")
-            .unwrap_or(0);
-        let ltt = time_of(
-            ready.last_transition_time.as_deref(),
-            &format!("{at}.status.conditions[{idx}].lastTransitionTime"),
-        )?;
-        let ok = ltt.is_some_and(|t| {
-            t.checked_add(SignedDuration::from_secs(i64::from(min_ready)))
-                .is_ok_and(|d| d < now)
-        });
-        if !ok {
-            return Ok(false);
-        }
+    if min_ready == 0 {
+        return Ok(true);
     }
-    Ok(first(&p.status.conditions, "InPlaceUpdateReady").is_none_or(|c| c.status == "True"))
+    let ltt = time_of(
+        ready.last_transition_time.as_deref(),
+        &format!("{at}.status.conditions[{idx}].lastTransitionTime"),
+    )?;
+    Ok(ltt.is_some_and(|t| {
+        t.checked_add(SignedDuration::from_secs(i64::from(min_ready)))
+            .is_ok_and(|d| if strict { d < now } else { d <= now })
+    }))
+}
+
+/// The lifecycle label `lifecycle.apps.kruise.io/state` is absent, empty or `Normal`.
+pub(crate) fn lifecycle_normal(p: &Pod) -> bool {
+    let state = p
+        .metadata
+        .labels
+        .get(LIFECYCLE_LABEL)
+        .map_or("", String::as_str);
+    state.is_empty() || state == "Normal"
+}
+
+/// `IsPodUpdateReady(pod, min_ready)` of the CloneSet core control.
+fn update_ready(p: &Pod, min_ready: i32, now: Timestamp, at: &str) -> Result<bool> {
+    Ok(running_ready_for(p, min_ready, now, true, at)?
+        && first(&p.status.conditions, "InPlaceUpdateReady").is_none_or(|c| c.status == "True"))
 }
 
 /// The last `-`-separated piece of a revision name (`GetShortHash`).
@@ -393,8 +410,8 @@ pub fn is_updated(p: &Pod, rev: &str) -> bool {
 /// builds: requirements sorted by key (stable), `k=v`, `k in (a,b)`, `k notin (a,b)`, `k`, `!k`,
 /// values sorted, joined by `,`; absent or empty selector: `""`. Keys and values are not
 /// validated (that function does not); an unknown operator is `invalid_selector` naming
-/// `cloneSet.spec.selector.matchExpressions[i].operator`.
-pub fn selector_string(sel: Option<&LabelSelector>) -> Result<String> {
+/// `{at}.matchExpressions[i].operator` (`at`: the selector's path in the input).
+pub fn selector_string(sel: Option<&LabelSelector>, at: &str) -> Result<String> {
     let Some(sel) = sel else {
         return Ok(String::new());
     };
@@ -414,7 +431,7 @@ pub fn selector_string(sel: Option<&LabelSelector>) -> Result<String> {
             op => {
                 return Err(Error::at(
                     INVALID_SELECTOR,
-                    format!("cloneSet.spec.selector.matchExpressions[{i}].operator"),
+                    format!("{at}.matchExpressions[{i}].operator"),
                     format_args!("{op:?} is not a valid pod selector operator"),
                 ));
             }
@@ -429,6 +446,23 @@ pub fn selector_string(sel: Option<&LabelSelector>) -> Result<String> {
         .join(","))
 }
 
+/// The update and current revision names, each given as (the input's, the entry status's): the
+/// input's wins; an absent or empty current revision is the update revision (the controller's
+/// choice when the recorded one no longer exists). Errors: `invalid_revision` naming
+/// `updateRevision` or `currentRevision`.
+pub(crate) fn revisions(
+    update: (Option<&str>, Option<&str>),
+    current: (Option<&str>, Option<&str>),
+) -> Result<(String, String)> {
+    let update = revision(update.0.or(update.1), "updateRevision")?;
+    let current = match current.0.or(current.1) {
+        None | Some("") => update.clone(),
+        Some(c) => revision(Some(c), "currentRevision")?,
+    };
+    Ok((update, current))
+}
+
+/// A revision name: non-empty and a DNS-1123 subdomain, else `invalid_revision` naming `field`.
 fn revision(v: Option<&str>, field: &str) -> Result<String> {
     let v = v.unwrap_or("");
     if v.is_empty() || !is_dns1123_subdomain(v) {
@@ -447,21 +481,17 @@ fn revision(v: Option<&str>, field: &str) -> Result<String> {
 pub fn cloneset_status(i: &ClonesetStatusInput) -> Result<ClonesetStatusOutput> {
     let cs = &i.clone_set;
     let now = parse_time(&i.now, "now")?;
-    let update = revision(
-        i.update_revision
-            .as_deref()
-            .or(cs.status.update_revision.as_deref()),
-        "updateRevision",
+    let (update, current) = revisions(
+        (
+            i.update_revision.as_deref(),
+            cs.status.update_revision.as_deref(),
+        ),
+        (
+            i.current_revision.as_deref(),
+            cs.status.current_revision.as_deref(),
+        ),
     )?;
-    let current = match i
-        .current_revision
-        .as_deref()
-        .or(cs.status.current_revision.as_deref())
-    {
-        None | Some("") => update.clone(),
-        Some(c) => revision(Some(c), "currentRevision")?,
-    };
-    let label_selector = selector_string(cs.spec.selector.as_ref())?;
+    let label_selector = selector_string(cs.spec.selector.as_ref(), "cloneSet.spec.selector")?;
     let replicas = cs.spec.replicas.unwrap_or(1);
     let mrs = cs.spec.min_ready_seconds;
     let mut s = StatusFields {
@@ -497,12 +527,7 @@ pub fn cloneset_status(i: &ClonesetStatusInput) -> Result<ClonesetStatusOutput> 
             continue;
         }
         let ready = update_ready(p, 0, now, &at)?;
-        let state = p
-            .metadata
-            .labels
-            .get(LIFECYCLE_LABEL)
-            .map_or("", String::as_str);
-        let available = (state.is_empty() || state == "Normal") && update_ready(p, mrs, now, &at)?;
+        let available = lifecycle_normal(p) && update_ready(p, mrs, now, &at)?;
         let updated = is_updated(p, &s.update_revision);
         s.replicas += 1;
         s.ready_replicas += i32::from(ready);

@@ -110,6 +110,7 @@ TYPED_FNS: Dict[str, Tuple[str, str]] = {
     "rollout.active_pods_order": ("rollout", "active_pods_order"),
     "rollout.cloneset_status": ("rollout", "cloneset_status"),
     "rollout.health": ("rollout", "health"),
+    "rollout.statefulset_status": ("rollout", "statefulset_status"),
     "cron.parse": ("cron", "parse"),
     "cron.next": ("cron", "next"),
     "cron.decide": ("cron", "decide"),

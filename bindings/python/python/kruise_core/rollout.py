@@ -990,6 +990,157 @@ class StatefulSetSpec(TypedDict):
     """`spec.updateStrategy`; absent: `{}`."""
 
 
+class StatefulsetStatusFields(TypedDict):
+    """The computed Advanced StatefulSet `status` fields."""
+
+    availableReplicas: int
+    """Ready pods ready for `minReadySeconds`, lifecycle state `Normal` (or none)."""
+
+    currentReplicas: int
+    """Created, not terminating pods on the current revision (the updated count once the rolling
+    update is complete).
+    """
+
+    currentRevision: str
+    """The current revision (the update revision once the rolling update is complete)."""
+
+    labelSelector: str
+    """`spec.selector` in Kubernetes' selector string form."""
+
+    observedGeneration: int
+    """`metadata.generation`."""
+
+    readyReplicas: int
+    """Running and ready pods."""
+
+    replicas: int
+    """Created pods (phase set)."""
+
+    updateRevision: str
+    """The update revision."""
+
+    updatedAvailableReplicas: int
+    """Available pods on the update revision."""
+
+    updatedReadyReplicas: int
+    """Ready pods on the update revision."""
+
+    updatedReplicas: int
+    """Created, not terminating pods on the update revision."""
+
+
+class StsStatusRollingUpdate(TypedDict):
+    """`spec.updateStrategy.rollingUpdate` of the Advanced StatefulSet (other members ignored)."""
+
+    minReadySeconds: NotRequired[Optional[int]]
+    """`minReadySeconds`; absent: 0."""
+
+
+class StsStatusUpdateStrategy(TypedDict):
+    """`spec.updateStrategy` of the Advanced StatefulSet (other members ignored)."""
+
+    rollingUpdate: NotRequired[Optional[StsStatusRollingUpdate]]
+    """`rollingUpdate`."""
+
+    type: NotRequired[Optional[str]]
+    """`type`: `RollingUpdate` (absent or empty reads as the API default `RollingUpdate`) or
+    `OnDelete`.
+    """
+
+
+class StsStatusSpec(TypedDict):
+    """The Advanced StatefulSet `spec` members read (others ignored)."""
+
+    selector: NotRequired[Optional[LabelSelector]]
+    """`selector`; absent or null: its string form is `""`."""
+
+    updateStrategy: NotRequired[Optional[StsStatusUpdateStrategy]]
+    """`updateStrategy`."""
+
+
+class StsStatusIn(TypedDict):
+    """The Advanced StatefulSet `status` on entry, the members read (others ignored; absent: zero)."""
+
+    availableReplicas: NotRequired[Optional[int]]
+    """`availableReplicas` written last time."""
+
+    conditions: NotRequired[Optional[List[StatusCloneSetCondition]]]
+    """`conditions` (not read; accepted as kubectl prints them)."""
+
+    currentReplicas: NotRequired[Optional[int]]
+    """`currentReplicas` written last time."""
+
+    currentRevision: NotRequired[Optional[str]]
+    """`currentRevision`: the default of the input's `currentRevision`."""
+
+    labelSelector: NotRequired[Optional[str]]
+    """`labelSelector` written last time."""
+
+    observedGeneration: NotRequired[Optional[int]]
+    """`observedGeneration` written last time."""
+
+    readyReplicas: NotRequired[Optional[int]]
+    """`readyReplicas` written last time."""
+
+    replicas: NotRequired[Optional[int]]
+    """`replicas` written last time (the counters are compared for `changed`)."""
+
+    updateRevision: NotRequired[Optional[str]]
+    """`updateRevision`: the default of the input's `updateRevision`."""
+
+    updatedReplicas: NotRequired[Optional[int]]
+    """`updatedReplicas` written last time."""
+
+
+class StsStatusStatefulSet(TypedDict):
+    """The Advanced StatefulSet as `kubectl get -o json` prints it (`apps.kruise.io/v1beta1`), reduced
+    to the members read.
+    """
+
+    metadata: NotRequired[Optional[StatusObjectMeta]]
+    """`metadata`: generation."""
+
+    spec: NotRequired[Optional[StsStatusSpec]]
+    """`spec`."""
+
+    status: NotRequired[Optional[StsStatusIn]]
+    """`status` on entry."""
+
+
+class StatefulsetStatusInput(TypedDict):
+    """Input of `rollout.statefulset_status`."""
+
+    currentRevision: NotRequired[Optional[str]]
+    """The current revision's name; absent or null: `statefulSet.status.currentRevision`; empty:
+    the update revision.
+    """
+
+    now: str
+    """The reconcile time, RFC 3339 (availability under `minReadySeconds`)."""
+
+    pods: NotRequired[Optional[List[StatusPod]]]
+    """Its pods (all of them, terminating ones included); absent: none."""
+
+    statefulSet: StsStatusStatefulSet
+    """The Advanced StatefulSet."""
+
+    updateRevision: NotRequired[Optional[str]]
+    """The update revision's name; absent or null: `statefulSet.status.updateRevision`."""
+
+
+class StatefulsetStatusOutput(TypedDict):
+    """Output of `rollout.statefulset_status`."""
+
+    changed: bool
+    """The controller writes the status (`inconsistentStatus`, volume claims aside): the observed
+    generation grew, or a counter (replicas, current, ready, available, updated), a revision or
+    the selector differs from the entry status.
+    """
+
+    status: StatefulsetStatusFields
+    """The computed fields."""
+
+
 class ValidateInputCloneSet(TypedDict):
     """A CloneSet (`kind: "CloneSet"`, apps.kruise.io/v1alpha1)."""
 
@@ -1149,6 +1300,16 @@ def health(input: HealthInput) -> HealthOutput:
     return cast(HealthOutput, call("rollout.health", input))
 
 
+def statefulset_status(input: StatefulsetStatusInput) -> StatefulsetStatusOutput:
+    """Advanced StatefulSet status from its pods: replicas, ready, available, current, updated counts, rolling-update completion (kruise stateful_set_control.go updateStatus, completeRollingUpdate)
+
+    fn ``rollout.statefulset_status``; OpenKruise source: pkg/controller/statefulset/stateful_set_control.go updateStatefulSet (new status), updateStatus, computeReplicaStatus, updateStatefulSetStatus; pkg/controller/statefulset/stateful_set_utils.go isRunningAndAvailable, isRunningAndReady, isCreated, isTerminating, getPodRevision, getMinReadySeconds, completeRollingUpdate, inconsistentStatus.
+
+    Raises ``KruiseError`` with kind ``invalid_revision``, ``invalid_selector``, ``invalid_input`` (naming the field).
+    """
+    return cast(StatefulsetStatusOutput, call("rollout.statefulset_status", input))
+
+
 __all__ = [
     "ActivePodsOrderInput",
     "ActivePodsOrderOutput",
@@ -1207,6 +1368,9 @@ __all__ = [
     "StatefulSetScaleStrategy",
     "StatefulSetSpec",
     "StatefulSetStrategy",
+    "StatefulsetStatusFields",
+    "StatefulsetStatusInput",
+    "StatefulsetStatusOutput",
     "StatusCloneSet",
     "StatusCloneSetCondition",
     "StatusCloneSetSpec",
@@ -1216,6 +1380,11 @@ __all__ = [
     "StatusPod",
     "StatusPodStatus",
     "StatusUpdateStrategy",
+    "StsStatusIn",
+    "StsStatusRollingUpdate",
+    "StsStatusSpec",
+    "StsStatusStatefulSet",
+    "StsStatusUpdateStrategy",
     "ValidateInput",
     "ValidateInputCloneSet",
     "ValidateInputDaemonSet",
@@ -1232,5 +1401,6 @@ __all__ = [
     "progress",
     "scale",
     "scale_int_or_percent",
+    "statefulset_status",
     "validate",
 ]
