@@ -451,17 +451,8 @@ type RolloutInitContainer struct {
 	RestartPolicy *string `json:"restartPolicy,omitempty"`
 }
 
-// RolloutLabelSelector is `LabelSelector` of the rollout family's schemas.
-//
-// A label selector as the API server serves it. `None` is absent (or null), `Some(empty)` is
-// present and empty: Go's `reflect.DeepEqual` tells those apart. Unknown members are ignored.
-type RolloutLabelSelector struct {
-	// `matchExpressions`.
-	MatchExpressions *[]RolloutRequirement `json:"matchExpressions,omitempty"`
-
-	// `matchLabels`.
-	MatchLabels *map[string]string `json:"matchLabels,omitempty"`
-}
+// RolloutLabelSelector is K8sLabelSelector, the `LabelSelector` the families share (zz_generated_k8s.go).
+type RolloutLabelSelector = K8sLabelSelector
 
 // RolloutLifecycleState is `LifecycleState` of the rollout family's schemas.
 //
@@ -788,19 +779,8 @@ type RolloutProgressingConditionOutput struct {
 	Type string `json:"type"`
 }
 
-// RolloutRequirement is `Requirement` of the rollout family's schemas.
-//
-// One `matchExpressions` entry; absent or null members read as Go's zero values.
-type RolloutRequirement struct {
-	// `key`; null or absent: `""`.
-	Key *string `json:"key,omitempty"`
-
-	// `operator`: `In`, `NotIn`, `Exists` or `DoesNotExist`; null or absent: `""`.
-	Operator *string `json:"operator,omitempty"`
-
-	// `values`.
-	Values *[]string `json:"values,omitempty"`
-}
+// RolloutRequirement is K8sRequirement, the `Requirement` the families share (zz_generated_k8s.go).
+type RolloutRequirement = K8sRequirement
 
 // RolloutScaleIntOrPercentInput is `ScaleIntOrPercentInput` of the rollout family's schemas.
 //
@@ -994,7 +974,7 @@ type RolloutStatusCloneSetSpec struct {
 	Replicas *int32 `json:"replicas,omitempty"`
 
 	// `selector`; absent or null: matches nothing (its string form is `""`).
-	Selector *RolloutLabelSelector `json:"selector,omitempty"`
+	Selector *K8sLabelSelector `json:"selector,omitempty"`
 
 	// `updateStrategy`.
 	UpdateStrategy *RolloutStatusUpdateStrategy `json:"updateStrategy,omitempty"`
@@ -1159,7 +1139,7 @@ type RolloutStsStatusRollingUpdate struct {
 // The Advanced StatefulSet `spec` members read (others ignored).
 type RolloutStsStatusSpec struct {
 	// `selector`; absent or null: its string form is `""`.
-	Selector *RolloutLabelSelector `json:"selector,omitempty"`
+	Selector *K8sLabelSelector `json:"selector,omitempty"`
 
 	// `updateStrategy`.
 	UpdateStrategy *RolloutStsStatusUpdateStrategy `json:"updateStrategy,omitempty"`

@@ -8,7 +8,7 @@ from typing import Any, Dict, List, Literal, Optional, Tuple, Union, cast
 from typing_extensions import NotRequired, TypeAlias, TypedDict
 
 from ._kruise_core import call
-from .k8s import IntOrPercent as IntOrPercent  # shared shapes, re-exported
+from .k8s import IntOrPercent as IntOrPercent, LabelSelector as LabelSelector, Requirement as Requirement  # shared shapes, re-exported
 from ._rollout_extras import scale as scale  # hand-written
 
 
@@ -207,31 +207,6 @@ class StatusObjectMeta(TypedDict):
 
     uid: NotRequired[Optional[str]]
     """`uid`; on the CloneSet, absent or empty switches the owner check off."""
-
-
-class Requirement(TypedDict):
-    """One `matchExpressions` entry; absent or null members read as Go's zero values."""
-
-    key: NotRequired[Optional[str]]
-    """`key`; null or absent: `""`."""
-
-    operator: NotRequired[Optional[str]]
-    """`operator`: `In`, `NotIn`, `Exists` or `DoesNotExist`; null or absent: `""`."""
-
-    values: NotRequired[Optional[List[str]]]
-    """`values`."""
-
-
-class LabelSelector(TypedDict):
-    """A label selector as the API server serves it. `None` is absent (or null), `Some(empty)` is
-    present and empty: Go's `reflect.DeepEqual` tells those apart. Unknown members are ignored.
-    """
-
-    matchExpressions: NotRequired[Optional[List[Requirement]]]
-    """`matchExpressions`."""
-
-    matchLabels: NotRequired[Optional[Dict[str, str]]]
-    """`matchLabels`."""
 
 
 class StatusUpdateStrategy(TypedDict):
