@@ -7,6 +7,7 @@ mod cron;
 mod pub_budget;
 mod resources;
 mod rollout;
+mod sidecarset;
 
 use crate::CliError;
 use clap::{Args, ValueEnum};
@@ -136,6 +137,7 @@ type Section = (&'static str, fn(&DemoArgs) -> Result<String, CliError>);
 
 const SECTIONS: &[Section] = &[
     ("SidecarSet resourcesPolicy", resources::demo),
+    ("SidecarSet injection", sidecarset::demo),
     ("UnitedDeployment allocation", allocation::demo),
     ("CloneSet / Advanced DaemonSet rollout", rollout::demo),
     ("AdvancedCronJob schedule", cron::demo),
