@@ -278,7 +278,7 @@ func SidecarsetMatch(in SidecarsetMatchInput) (SidecarsetMatchOutput, error) {
 //
 // OpenKruise source: pkg/webhook/pod/mutating/sidecarset.go sidecarsetMutatingPod, buildSidecars, mergeSidecarContainers, mergeSidecarSecrets; pkg/webhook/pod/mutating/sidecarset_hotupgrade.go injectHotUpgradeContainers; pkg/webhook/pod/mutating/sidecarset_resources.go applyResourcesPolicy; pkg/control/sidecarcontrol/util.go GetInjectedVolumeMountsAndEnvs, GetInjectedVolumeDevices, GetSidecarTransferEnvs, ExtractContainerNameFromFieldPath, PatchPodMetadata, PodMatchedSidecarSet; pkg/util/pods.go MergeVolumeMounts, MergeVolumeDevices, MergeEnvVar, MergeVolumes.
 //
-// Errors are *Error with Kind "invalid_label_selector", "invalid_annotation", "unsupported", "invalid_regex", "no_target_containers", "invalid_quantity", "quantity_out_of_range", "syntax_error", "undefined_variable", "unknown_function", "wrong_argument_count", "quantity_times_quantity", "division_by_quantity", "division_by_zero", "negative_result", "invalid_input" (Field names the member).
+// Errors are *Error with Kind "invalid_label_selector", "invalid_annotation", "unsupported", "syntax_error", "invalid_quantity", "undefined_variable", "unknown_function", "wrong_argument_count", "quantity_times_quantity", "division_by_quantity", "division_by_zero", "negative_result", "quantity_out_of_range", "invalid_regex", "no_target_containers", "invalid_input" (Field names the member).
 func SidecarsetInject(in SidecarsetInjectInput) (SidecarsetInjectOutput, error) {
 	var out SidecarsetInjectOutput
 	err := callTyped("sidecarset.inject", in, &out)

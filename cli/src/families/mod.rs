@@ -135,6 +135,24 @@ impl ConvertArgs {
 /// One demo section: a title and the function producing its text.
 type Section = (&'static str, fn(&DemoArgs) -> Result<String, CliError>);
 
+/// The SidecarSet and the Pod of a SidecarSet demo section: `--sidecarset` / `--pod` when given,
+/// else the section's embedded seeds.
+fn demo_sidecarset_and_pod(
+    args: &DemoArgs,
+    seed_set: &str,
+    seed_pod: &str,
+) -> Result<(serde_json::Value, serde_json::Value), CliError> {
+    let set = match &args.sidecarset {
+        Some(p) => crate::input::read_kind(p, "SidecarSet")?,
+        None => crate::input::parse_one(seed_set, "embedded sidecarset.yaml")?,
+    };
+    let pod = match &args.pod {
+        Some(p) => crate::input::read_one(p)?,
+        None => crate::input::parse_one(seed_pod, "embedded pod.yaml")?,
+    };
+    Ok((set, pod))
+}
+
 const SECTIONS: &[Section] = &[
     ("SidecarSet resourcesPolicy", resources::demo),
     ("SidecarSet injection", sidecarset::demo),

@@ -3,7 +3,6 @@
 
 use super::DemoArgs;
 use crate::CliError;
-use crate::input::{parse_one, read_kind, read_one};
 use serde_json::{Value, json};
 use std::fmt::Write;
 
@@ -26,14 +25,7 @@ fn names(list: Option<&Value>, key: &str) -> String {
 
 /// Demo section: the seed SidecarSet injected into the seed pod (or `--sidecarset` / `--pod`).
 pub fn demo(args: &DemoArgs) -> Result<String, CliError> {
-    let set = match &args.sidecarset {
-        Some(p) => read_kind(p, "SidecarSet")?,
-        None => parse_one(SEED_SIDECARSET, "embedded sidecarset.yaml")?,
-    };
-    let pod = match &args.pod {
-        Some(p) => read_one(p)?,
-        None => parse_one(SEED_POD, "embedded pod.yaml")?,
-    };
+    let (set, pod) = super::demo_sidecarset_and_pod(args, SEED_SIDECARSET, SEED_POD)?;
     let ns = pod
         .pointer("/metadata/namespace")
         .and_then(Value::as_str)

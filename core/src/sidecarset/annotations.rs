@@ -179,17 +179,7 @@ pub fn read_specs(s: &str) -> Option<BTreeMap<String, UpgradeSpec>> {
 
 /// `json.Marshal(map[string]SidecarSetUpgradeSpec)`.
 pub fn write_specs(m: &BTreeMap<String, UpgradeSpec>) -> String {
-    let mut out = String::from("{");
-    for (i, (k, v)) in m.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        push_string(&mut out, k);
-        out.push(':');
-        v.push_json(&mut out);
-    }
-    out.push('}');
-    out
+    super::gojson::object(m, |out, v| v.push_json(out))
 }
 
 /// `GetPodHotUpgradeInfoInAnnotations`: the map `json.Unmarshal` leaves behind, errors

@@ -3,10 +3,8 @@
 use super::inject::{INVALID_ANNOTATION, InjectInput, InjectOutput, UNSUPPORTED};
 use super::matching::{INVALID_LABEL_SELECTOR, MatchInput, MatchOutput};
 use crate::error::Result;
-use crate::quantity::{INVALID_QUANTITY, QUANTITY_OUT_OF_RANGE};
 use crate::registry::{Compare, Decision};
-use crate::resources::expression::kind;
-use crate::resources::policy::{INVALID_REGEX, NO_TARGET_CONTAINERS};
+use crate::resources::fns::SIDECAR_ERRORS;
 
 pub use super::matching::{
     InjectionStrategy, MatchReason, NamespaceMeta, NamespaceObject, SidecarSetObject,
@@ -34,6 +32,18 @@ impl Decision for Match {
     }
 }
 
+/// The error kinds of `sidecarset.inject`: its own, then those of `resources.sidecar`.
+const INJECT_ERRORS: [&str; 3 + SIDECAR_ERRORS.len()] = {
+    let own = [INVALID_LABEL_SELECTOR, INVALID_ANNOTATION, UNSUPPORTED];
+    let mut out = [""; 3 + SIDECAR_ERRORS.len()];
+    let mut i = 0;
+    while i < out.len() {
+        out[i] = if i < 3 { own[i] } else { SIDECAR_ERRORS[i - 3] };
+        i += 1;
+    }
+    out
+};
+
 /// `sidecarset.inject`: the pod after the pod webhook injects the matching SidecarSets at
 /// creation.
 pub struct Inject;
@@ -50,23 +60,7 @@ impl Decision for Inject {
         pkg/control/sidecarcontrol/util.go GetInjectedVolumeMountsAndEnvs, GetInjectedVolumeDevices, \
         GetSidecarTransferEnvs, ExtractContainerNameFromFieldPath, PatchPodMetadata, PodMatchedSidecarSet; \
         pkg/util/pods.go MergeVolumeMounts, MergeVolumeDevices, MergeEnvVar, MergeVolumes";
-    const ERRORS: &'static [&'static str] = &[
-        INVALID_LABEL_SELECTOR,
-        INVALID_ANNOTATION,
-        UNSUPPORTED,
-        INVALID_REGEX,
-        NO_TARGET_CONTAINERS,
-        INVALID_QUANTITY,
-        QUANTITY_OUT_OF_RANGE,
-        kind::SYNTAX_ERROR,
-        kind::UNDEFINED_VARIABLE,
-        kind::UNKNOWN_FUNCTION,
-        kind::WRONG_ARGUMENT_COUNT,
-        kind::QUANTITY_TIMES_QUANTITY,
-        kind::DIVISION_BY_QUANTITY,
-        kind::DIVISION_BY_ZERO,
-        kind::NEGATIVE_RESULT,
-    ];
+    const ERRORS: &'static [&'static str] = &INJECT_ERRORS;
     /// Zero-pruned: the API server's view of a pod drops empty members, so vectors written from
     /// the reference's encoding/json output compare without them.
     const COMPARE: Compare = Compare::ZeroPruned;

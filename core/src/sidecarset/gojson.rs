@@ -33,8 +33,9 @@ pub fn push_string(out: &mut String, s: &str) {
     out.push('"');
 }
 
-/// `json.Marshal(map[string]string)`: keys in byte order.
-pub fn string_map(m: &BTreeMap<String, String>) -> String {
+/// `json.Marshal` of a Go map with string keys: keys in byte order, each value written by
+/// `value`.
+pub fn object<V>(m: &BTreeMap<String, V>, value: impl Fn(&mut String, &V)) -> String {
     let mut out = String::from("{");
     for (i, (k, v)) in m.iter().enumerate() {
         if i > 0 {
@@ -42,10 +43,15 @@ pub fn string_map(m: &BTreeMap<String, String>) -> String {
         }
         push_string(&mut out, k);
         out.push(':');
-        push_string(&mut out, v);
+        value(&mut out, v);
     }
     out.push('}');
     out
+}
+
+/// `json.Marshal(map[string]string)`.
+pub fn string_map(m: &BTreeMap<String, String>) -> String {
+    object(m, |out, v| push_string(out, v))
 }
 
 #[cfg(test)]

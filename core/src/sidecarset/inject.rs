@@ -120,33 +120,40 @@ fn list_of(o: &Obj, key: &str, path: &str) -> Result<Vec<Obj>> {
     }
 }
 
+/// A string as Go decodes one: null = `""`.
+fn string_value(v: &Value, path: impl FnOnce() -> String) -> Result<String> {
+    match v {
+        Value::Null => Ok(String::new()),
+        Value::String(s) => Ok(s.clone()),
+        _ => Err(bad(&path(), "a string")),
+    }
+}
+
 /// A string map: absent or null = empty.
 fn string_map(o: &Obj, key: &str, path: &str) -> Result<BTreeMap<String, String>> {
     match o.get(key) {
         None | Some(Value::Null) => Ok(BTreeMap::new()),
         Some(Value::Object(m)) => m
             .iter()
-            .map(|(k, v)| match v {
-                Value::String(s) => Ok((k.clone(), s.clone())),
-                Value::Null => Ok((k.clone(), String::new())),
-                _ => Err(bad(&format!("{path}.{key}[{k:?}]"), "a string")),
+            .map(|(k, v)| {
+                Ok((
+                    k.clone(),
+                    string_value(v, || format!("{path}.{key}[{k:?}]"))?,
+                ))
             })
             .collect(),
         Some(_) => Err(bad(&format!("{path}.{key}"), "an object")),
     }
 }
 
+/// A string list: absent or null = empty.
 fn string_list(o: &Obj, key: &str, path: &str) -> Result<Vec<String>> {
     match o.get(key) {
         None | Some(Value::Null) => Ok(Vec::new()),
         Some(Value::Array(items)) => items
             .iter()
             .enumerate()
-            .map(|(i, v)| match v {
-                Value::Null => Ok(String::new()),
-                Value::String(s) => Ok(s.clone()),
-                _ => Err(bad(&format!("{path}.{key}[{i}]"), "a string")),
-            })
+            .map(|(i, v)| string_value(v, || format!("{path}.{key}[{i}]")))
             .collect(),
         Some(_) => Err(bad(&format!("{path}.{key}"), "a list")),
     }
