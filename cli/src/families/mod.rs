@@ -135,6 +135,13 @@ impl ConvertArgs {
 /// One demo section: a title and the function producing its text.
 type Section = (&'static str, fn(&DemoArgs) -> Result<String, CliError>);
 
+/// `metadata.name` of a manifest, `<unnamed>` without one.
+fn manifest_name(doc: &serde_json::Value) -> &str {
+    doc.pointer("/metadata/name")
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or("<unnamed>")
+}
+
 /// The SidecarSet and the Pod of a SidecarSet demo section: `--sidecarset` / `--pod` when given,
 /// else the section's embedded seeds.
 fn demo_sidecarset_and_pod(

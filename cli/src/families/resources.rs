@@ -78,14 +78,7 @@ fn explain_pod(set: &Value, pod: &Value) -> Result<String, CliError> {
     let spec = pod.get("spec").cloned().unwrap_or(Value::Null);
     let containers: PodContainers =
         serde_json::from_value(spec).map_err(|e| CliError::input("pod.spec", e))?;
-    let set_name = set
-        .pointer("/metadata/name")
-        .and_then(Value::as_str)
-        .unwrap_or("<unnamed>");
-    let pod_name = pod
-        .pointer("/metadata/name")
-        .and_then(Value::as_str)
-        .unwrap_or("<unnamed>");
+    let (set_name, pod_name) = (super::manifest_name(set), super::manifest_name(pod));
     let sidecars = sidecars(set)?;
     let names: Vec<String> = sidecars.iter().map(|(_, c)| c.name.clone()).collect();
     let mut out = String::new();

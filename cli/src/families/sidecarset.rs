@@ -38,14 +38,7 @@ pub fn demo(args: &DemoArgs) -> Result<String, CliError> {
                 "sidecarSets": [set], "now": DEMO_NOW}),
     )?;
     let mut s = String::new();
-    let set_name = set
-        .pointer("/metadata/name")
-        .and_then(Value::as_str)
-        .unwrap_or("<unnamed>");
-    let pod_name = pod
-        .pointer("/metadata/name")
-        .and_then(Value::as_str)
-        .unwrap_or("<unnamed>");
+    let (set_name, pod_name) = (super::manifest_name(&set), super::manifest_name(&pod));
     let _ = writeln!(
         s,
         "SidecarSet {set_name} -> Pod {pod_name} (sidecarset.inject at {DEMO_NOW})"

@@ -3,7 +3,7 @@
 use super::inject::{INVALID_ANNOTATION, InjectInput, InjectOutput, UNSUPPORTED};
 use super::matching::{INVALID_LABEL_SELECTOR, MatchInput, MatchOutput};
 use crate::error::Result;
-use crate::registry::{Compare, Decision};
+use crate::registry::{Compare, Decision, concat_kinds};
 use crate::resources::fns::SIDECAR_ERRORS;
 
 pub use super::matching::{
@@ -33,16 +33,10 @@ impl Decision for Match {
 }
 
 /// The error kinds of `sidecarset.inject`: its own, then those of `resources.sidecar`.
-const INJECT_ERRORS: [&str; 3 + SIDECAR_ERRORS.len()] = {
-    let own = [INVALID_LABEL_SELECTOR, INVALID_ANNOTATION, UNSUPPORTED];
-    let mut out = [""; 3 + SIDECAR_ERRORS.len()];
-    let mut i = 0;
-    while i < out.len() {
-        out[i] = if i < 3 { own[i] } else { SIDECAR_ERRORS[i - 3] };
-        i += 1;
-    }
-    out
-};
+const INJECT_ERRORS: &[&str] = &concat_kinds::<{ 3 + SIDECAR_ERRORS.len() }>(
+    &[INVALID_LABEL_SELECTOR, INVALID_ANNOTATION, UNSUPPORTED],
+    SIDECAR_ERRORS,
+);
 
 /// `sidecarset.inject`: the pod after the pod webhook injects the matching SidecarSets at
 /// creation.
@@ -60,7 +54,7 @@ impl Decision for Inject {
         pkg/control/sidecarcontrol/util.go GetInjectedVolumeMountsAndEnvs, GetInjectedVolumeDevices, \
         GetSidecarTransferEnvs, ExtractContainerNameFromFieldPath, PatchPodMetadata, PodMatchedSidecarSet; \
         pkg/util/pods.go MergeVolumeMounts, MergeVolumeDevices, MergeEnvVar, MergeVolumes";
-    const ERRORS: &'static [&'static str] = &INJECT_ERRORS;
+    const ERRORS: &'static [&'static str] = INJECT_ERRORS;
     /// Zero-pruned: the API server's view of a pod drops empty members, so vectors written from
     /// the reference's encoding/json output compare without them.
     const COMPARE: Compare = Compare::ZeroPruned;
