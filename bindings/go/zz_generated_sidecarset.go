@@ -2,6 +2,48 @@
 
 package kruisecore
 
+import "encoding/json"
+
+// SidecarsetInjectInput is `InjectInput` of the sidecarset family's schemas.
+//
+// `sidecarset.inject` input.
+type SidecarsetInjectInput struct {
+	// The pod's Namespace object, as in `sidecarset.match`. Null or absent: the namespace does
+	// not exist.
+	Namespace *SidecarsetNamespaceObject `json:"namespace,omitempty"`
+
+	// The time of the injection (RFC 3339), written as `updateTimestamp` of the new records
+	// (whole seconds, UTC), where the webhook uses the clock.
+	Now string `json:"now"`
+
+	// The pod being created (a whole Pod). An empty `metadata.namespace` is read as
+	// `default`. Members the injection does not read are kept as given.
+	Pod map[string]json.RawMessage `json:"pod"`
+
+	// The SidecarSets the webhook lists (apps.kruise.io/v1beta1 objects; v1alpha1 as in
+	// `sidecarset.match`), in the order it lists them: those indexed under the pod's
+	// namespace, then the cluster-scoped ones. Each is matched as `sidecarset.match` does;
+	// `metadata.annotations["kruise.io/sidecarset-hash"]` and
+	// `["kruise.io/sidecarset-hash-without-image"]` (written by the SidecarSet webhook) and
+	// `status.latestRevision` are copied into the pod's records. Null or absent: none.
+	SidecarSets *[]json.RawMessage `json:"sidecarSets,omitempty"`
+
+	// The pod webhook's `namespaceSelector`, as in `sidecarset.match` (null or absent: the Helm
+	// chart's).
+	WebhookNamespaceSelector *K8sLabelSelector `json:"webhookNamespaceSelector,omitempty"`
+}
+
+// SidecarsetInjectOutput is `InjectOutput` of the sidecarset family's schemas.
+//
+// `sidecarset.inject` output.
+type SidecarsetInjectOutput struct {
+	// Whether the step changed the pod (`sidecarsetMutatingPod` returned skip = false).
+	Changed bool `json:"changed"`
+
+	// The pod after the webhook's SidecarSet step (the input pod when nothing applied).
+	Pod json.RawMessage `json:"pod"`
+}
+
 // SidecarsetInjectionStrategy is `InjectionStrategy` of the sidecarset family's schemas.
 //
 // SidecarSet `spec.injectionStrategy` members read.
@@ -161,5 +203,16 @@ type SidecarsetSidecarSetSpec struct {
 func SidecarsetMatch(in SidecarsetMatchInput) (SidecarsetMatchOutput, error) {
 	var out SidecarsetMatchOutput
 	err := callTyped("sidecarset.match", in, &out)
+	return out, err
+}
+
+// SidecarsetInject calls "sidecarset.inject": the pod after the pod webhook injects the matching SidecarSets at creation: patched annotations, sidecar and init containers in v1.9's order (hot-upgrade pairs, native sidecars), shared volume mounts, devices and env, transferEnv, volumes, image pull secrets, resourcesPolicy resources and the sidecarset hash, hash-without-image and injected-list annotations.
+//
+// OpenKruise source: pkg/webhook/pod/mutating/sidecarset.go sidecarsetMutatingPod, buildSidecars, mergeSidecarContainers, mergeSidecarSecrets; pkg/webhook/pod/mutating/sidecarset_hotupgrade.go injectHotUpgradeContainers; pkg/webhook/pod/mutating/sidecarset_resources.go applyResourcesPolicy; pkg/control/sidecarcontrol/util.go GetInjectedVolumeMountsAndEnvs, GetInjectedVolumeDevices, GetSidecarTransferEnvs, ExtractContainerNameFromFieldPath, PatchPodMetadata, PodMatchedSidecarSet; pkg/util/pods.go MergeVolumeMounts, MergeVolumeDevices, MergeEnvVar, MergeVolumes.
+//
+// Errors are *Error with Kind "invalid_label_selector", "invalid_annotation", "unsupported", "syntax_error", "invalid_quantity", "undefined_variable", "unknown_function", "wrong_argument_count", "quantity_times_quantity", "division_by_quantity", "division_by_zero", "negative_result", "quantity_out_of_range", "invalid_regex", "no_target_containers", "invalid_input" (Field names the member).
+func SidecarsetInject(in SidecarsetInjectInput) (SidecarsetInjectOutput, error) {
+	var out SidecarsetInjectOutput
+	err := callTyped("sidecarset.inject", in, &out)
 	return out, err
 }

@@ -37,3 +37,21 @@ fn explain_sidecarset_with_user_files() {
         "{text}"
     );
 }
+
+#[test]
+fn demo_injects_the_v19_device_sharing_sidecarset() {
+    let (ok, text) = run(&["demo"]);
+    assert!(ok);
+    // AfterAppContainer: after db; shareVolumeDevicePolicy shares db's block device, shareVolumePolicy
+    // its mount, transferEnv its DB_NAME (pkg/webhook/pod/mutating/sidecarset_test.go
+    // TestPodVolumeDevicesAppend, TestPodVolumeMountsAppend, TestSidecarSetTransferEnv).
+    assert!(text.contains("  containers: db, disk-agent\n"), "{text}");
+    assert!(
+        text.contains("sidecar disk-agent: env [IS_INJECTED, DB_NAME], mounts [/etc/agent, /var/log/db], devices [/dev/xvda]"),
+        "{text}"
+    );
+    assert!(
+        text.contains("kruise.io/sidecarset-injected-list: disk-agent\n"),
+        "{text}"
+    );
+}

@@ -60,6 +60,21 @@ pub trait Decision {
     fn decide(input: Self::Input) -> Result<Self::Output>;
 }
 
+/// Two lists of error kinds as one (`N` = the sum of their lengths), for a decision whose
+/// `ERRORS` are another's plus its own: `const E: &[&str] = &concat_kinds::<{A.len() + B.len()}>(A, B);`.
+pub const fn concat_kinds<const N: usize>(
+    a: &[&'static str],
+    b: &[&'static str],
+) -> [&'static str; N] {
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = if i < a.len() { a[i] } else { b[i - a.len()] };
+        i += 1;
+    }
+    out
+}
+
 /// Calls decision `D` with a typed input: `kruise_core::decide::<kruise_core::pub_budget::fns::Status>(input)`.
 pub fn decide<D: Decision>(input: D::Input) -> Result<D::Output> {
     D::decide(input)

@@ -7,6 +7,7 @@ mod cron;
 mod pub_budget;
 mod resources;
 mod rollout;
+mod sidecarset;
 
 use crate::CliError;
 use clap::{Args, ValueEnum};
@@ -134,8 +135,34 @@ impl ConvertArgs {
 /// One demo section: a title and the function producing its text.
 type Section = (&'static str, fn(&DemoArgs) -> Result<String, CliError>);
 
+/// `metadata.name` of a manifest, `<unnamed>` without one.
+fn manifest_name(doc: &serde_json::Value) -> &str {
+    doc.pointer("/metadata/name")
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or("<unnamed>")
+}
+
+/// The SidecarSet and the Pod of a SidecarSet demo section: `--sidecarset` / `--pod` when given,
+/// else the section's embedded seeds.
+fn demo_sidecarset_and_pod(
+    args: &DemoArgs,
+    seed_set: &str,
+    seed_pod: &str,
+) -> Result<(serde_json::Value, serde_json::Value), CliError> {
+    let set = match &args.sidecarset {
+        Some(p) => crate::input::read_kind(p, "SidecarSet")?,
+        None => crate::input::parse_one(seed_set, "embedded sidecarset.yaml")?,
+    };
+    let pod = match &args.pod {
+        Some(p) => crate::input::read_one(p)?,
+        None => crate::input::parse_one(seed_pod, "embedded pod.yaml")?,
+    };
+    Ok((set, pod))
+}
+
 const SECTIONS: &[Section] = &[
     ("SidecarSet resourcesPolicy", resources::demo),
+    ("SidecarSet injection", sidecarset::demo),
     ("UnitedDeployment allocation", allocation::demo),
     ("CloneSet / Advanced DaemonSet rollout", rollout::demo),
     ("CloneSet status and health", crate::status::demo),

@@ -3,7 +3,7 @@
 
 use super::{DemoArgs, ExplainArgs};
 use crate::CliError;
-use crate::input::{parse_one, read_items_of, read_kind, read_one};
+use crate::input::{read_items_of, read_kind};
 use crate::report;
 use kruise_core::resources::{self, PodContainers, SidecarContainer};
 use serde_json::{Value, json};
@@ -14,14 +14,7 @@ const SEED_POD: &str = include_str!("../../examples/resources/pod.yaml");
 
 /// Demo section: the seed SidecarSet against the embedded pod (or `--sidecarset` / `--pod`).
 pub fn demo(args: &DemoArgs) -> Result<String, CliError> {
-    let set = match &args.sidecarset {
-        Some(p) => read_kind(p, "SidecarSet")?,
-        None => parse_one(SEED_SIDECARSET, "embedded sidecarset.yaml")?,
-    };
-    let pod = match &args.pod {
-        Some(p) => read_one(p)?,
-        None => parse_one(SEED_POD, "embedded pod.yaml")?,
-    };
+    let (set, pod) = super::demo_sidecarset_and_pod(args, SEED_SIDECARSET, SEED_POD)?;
     kruise_core::api::served::check(&pod, "Pod", "", false)?;
     explain_pod(&set, &pod)
 }
@@ -85,14 +78,7 @@ fn explain_pod(set: &Value, pod: &Value) -> Result<String, CliError> {
     let spec = pod.get("spec").cloned().unwrap_or(Value::Null);
     let containers: PodContainers =
         serde_json::from_value(spec).map_err(|e| CliError::input("pod.spec", e))?;
-    let set_name = set
-        .pointer("/metadata/name")
-        .and_then(Value::as_str)
-        .unwrap_or("<unnamed>");
-    let pod_name = pod
-        .pointer("/metadata/name")
-        .and_then(Value::as_str)
-        .unwrap_or("<unnamed>");
+    let (set_name, pod_name) = (super::manifest_name(set), super::manifest_name(pod));
     let sidecars = sidecars(set)?;
     let names: Vec<String> = sidecars.iter().map(|(_, c)| c.name.clone()).collect();
     let mut out = String::new();

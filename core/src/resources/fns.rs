@@ -18,7 +18,7 @@ use super::expression::{Expression, Var, kind};
 use super::policy::{self, INVALID_REGEX, NO_TARGET_CONTAINERS, Target};
 use crate::error::{Error, Result};
 use crate::quantity::{INVALID_QUANTITY, QUANTITY_OUT_OF_RANGE, Quantity};
-use crate::registry::{Decision, decode};
+use crate::registry::{Decision, concat_kinds, decode};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -300,6 +300,11 @@ impl From<&policy::Applied> for SidecarOutput {
     }
 }
 
+/// The error kinds of applying a `resourcesPolicy` (`resources.sidecar`, and the injection of
+/// `sidecarset.inject`).
+pub const SIDECAR_ERRORS: &[&str] =
+    &concat_kinds::<{ CALCULATOR.len() + 2 }>(CALCULATOR, &[INVALID_REGEX, NO_TARGET_CONTAINERS]);
+
 /// `resources.sidecar`: the sidecar's computed resources, or `null` without a policy.
 pub struct Sidecar;
 
@@ -308,20 +313,7 @@ impl Decision for Sidecar {
     const DOC: &'static str =
         "Apply a sidecar's resourcesPolicy to a pod (sidecarset_resources.go applyResourcesPolicy)";
     const SOURCE: &'static str = "pkg/webhook/pod/mutating/sidecarset_resources.go applyResourcesPolicy, getTargetContainers";
-    const ERRORS: &'static [&'static str] = &[
-        kind::SYNTAX_ERROR,
-        INVALID_QUANTITY,
-        kind::UNDEFINED_VARIABLE,
-        kind::UNKNOWN_FUNCTION,
-        kind::WRONG_ARGUMENT_COUNT,
-        kind::QUANTITY_TIMES_QUANTITY,
-        kind::DIVISION_BY_QUANTITY,
-        kind::DIVISION_BY_ZERO,
-        kind::NEGATIVE_RESULT,
-        QUANTITY_OUT_OF_RANGE,
-        INVALID_REGEX,
-        NO_TARGET_CONTAINERS,
-    ];
+    const ERRORS: &'static [&'static str] = SIDECAR_ERRORS;
     type Input = SidecarInput;
     type Output = Option<SidecarOutput>;
 

@@ -1,8 +1,10 @@
 //! The registered decisions of the SidecarSet family.
 
+use super::inject::{INVALID_ANNOTATION, InjectInput, InjectOutput, UNSUPPORTED};
 use super::matching::{INVALID_LABEL_SELECTOR, MatchInput, MatchOutput};
 use crate::error::Result;
-use crate::registry::Decision;
+use crate::registry::{Compare, Decision, concat_kinds};
+use crate::resources::fns::SIDECAR_ERRORS;
 
 pub use super::matching::{
     InjectionStrategy, MatchReason, NamespaceMeta, NamespaceObject, SidecarSetObject,
@@ -27,5 +29,39 @@ impl Decision for Match {
 
     fn decide(i: MatchInput) -> Result<MatchOutput> {
         super::matching::matches(&i)
+    }
+}
+
+/// The error kinds of `sidecarset.inject`: its own, then those of `resources.sidecar`.
+const INJECT_ERRORS: &[&str] = &concat_kinds::<{ 3 + SIDECAR_ERRORS.len() }>(
+    &[INVALID_LABEL_SELECTOR, INVALID_ANNOTATION, UNSUPPORTED],
+    SIDECAR_ERRORS,
+);
+
+/// `sidecarset.inject`: the pod after the pod webhook injects the matching SidecarSets at
+/// creation.
+pub struct Inject;
+
+impl Decision for Inject {
+    const ID: &'static str = "sidecarset.inject";
+    const DOC: &'static str = "the pod after the pod webhook injects the matching SidecarSets at creation: \
+        patched annotations, sidecar and init containers in v1.9's order (hot-upgrade pairs, native sidecars), \
+        shared volume mounts, devices and env, transferEnv, volumes, image pull secrets, resourcesPolicy \
+        resources and the sidecarset hash, hash-without-image and injected-list annotations";
+    const SOURCE: &'static str = "pkg/webhook/pod/mutating/sidecarset.go sidecarsetMutatingPod, buildSidecars, \
+        mergeSidecarContainers, mergeSidecarSecrets; pkg/webhook/pod/mutating/sidecarset_hotupgrade.go \
+        injectHotUpgradeContainers; pkg/webhook/pod/mutating/sidecarset_resources.go applyResourcesPolicy; \
+        pkg/control/sidecarcontrol/util.go GetInjectedVolumeMountsAndEnvs, GetInjectedVolumeDevices, \
+        GetSidecarTransferEnvs, ExtractContainerNameFromFieldPath, PatchPodMetadata, PodMatchedSidecarSet; \
+        pkg/util/pods.go MergeVolumeMounts, MergeVolumeDevices, MergeEnvVar, MergeVolumes";
+    const ERRORS: &'static [&'static str] = INJECT_ERRORS;
+    /// Zero-pruned: the API server's view of a pod drops empty members, so vectors written from
+    /// the reference's encoding/json output compare without them.
+    const COMPARE: Compare = Compare::ZeroPruned;
+    type Input = InjectInput;
+    type Output = InjectOutput;
+
+    fn decide(i: InjectInput) -> Result<InjectOutput> {
+        super::inject::inject(&i)
     }
 }

@@ -114,3 +114,94 @@ fn errors_name_the_field() {
     let e = crate::call("sidecarset.match", &json!({"pod": [], "sidecarSet": {}})).unwrap_err();
     assert_eq!((e.kind, e.field.as_deref()), ("invalid_input", Some("pod")));
 }
+
+// ---- sidecarset.inject: error contract (the answers are covered by the vectors and goref) ----
+
+fn inject_err(input: Value) -> (String, Option<String>) {
+    let e = crate::call("sidecarset.inject", &input).unwrap_err();
+    (e.kind.to_string(), e.field)
+}
+
+fn inject_base() -> Value {
+    json!({
+        "now": "2026-06-21T10:00:00Z",
+        "pod": {"metadata": {"name": "p", "namespace": "demo", "labels": {"app": "web"}},
+                "spec": {"containers": [{"name": "app", "image": "app:1"}]}},
+        "namespace": {"metadata": {"name": "demo"}},
+        "sidecarSets": [{"metadata": {"name": "s"}, "spec": {
+            "selector": {"matchLabels": {"app": "web"}},
+            "containers": [{"name": "agent", "image": "agent:1"}]}}]
+    })
+}
+
+#[test]
+fn inject_errors_name_the_field() {
+    let mut i = inject_base();
+    i["now"] = json!("yesterday");
+    assert_eq!(inject_err(i), ("invalid_input".into(), Some("now".into())));
+
+    let mut i = inject_base();
+    i["sidecarSets"][0]["spec"]["containers"][0]["env"] = json!("x");
+    assert_eq!(
+        inject_err(i),
+        (
+            "invalid_input".into(),
+            Some("sidecarSets[0].spec.containers[0].env".into())
+        )
+    );
+
+    let mut i = inject_base();
+    i["sidecarSets"][0]["spec"]["selector"] =
+        json!({"matchExpressions": [{"key": "app", "operator": "Bad"}]});
+    let (kind, field) = inject_err(i);
+    assert_eq!(kind, "invalid_label_selector");
+    assert!(field.unwrap().starts_with("sidecarSets[0].spec.selector"));
+
+    let mut i = inject_base();
+    i["pod"]["metadata"]["annotations"] = json!({"kruise.io/sidecarset-hash": "[1]"});
+    assert_eq!(
+        inject_err(i),
+        (
+            "invalid_annotation".into(),
+            Some("pod.metadata.annotations[\"kruise.io/sidecarset-hash\"]".into())
+        )
+    );
+
+    let mut i = inject_base();
+    i["sidecarSets"][0]["spec"]["patchPodMetadata"] =
+        json!([{"annotations": {"a": "{}"}, "patchPolicy": "MergePatchJson"}]);
+    assert_eq!(
+        inject_err(i),
+        (
+            "unsupported".into(),
+            Some("sidecarSets[0].spec.patchPodMetadata[0].patchPolicy".into())
+        )
+    );
+
+    let mut i = inject_base();
+    i["sidecarSets"][0]["spec"]["containers"][0]["resourcesPolicy"] =
+        json!({"targetContainersMode": "sum", "resourcesExpr": {"requests": {"cpu": "cpu *"}}});
+    let (kind, field) = inject_err(i);
+    assert_eq!(kind, "syntax_error");
+    assert_eq!(
+        field.as_deref(),
+        Some("sidecarSets[0].spec.containers[0].resourcesPolicy.resourcesExpr.requests.cpu")
+    );
+}
+
+#[test]
+fn inject_leaves_unmatched_pods_alone() {
+    let mut i = inject_base();
+    i["pod"]["metadata"]["labels"] = json!({"app": "db"});
+    let out = crate::call("sidecarset.inject", &i).unwrap();
+    assert_eq!(out["changed"], json!(false));
+    assert_eq!(out["pod"], i["pod"]);
+}
+
+#[test]
+fn subpath_expr_variables() {
+    use super::inject::subpath_env_names;
+    assert_eq!(subpath_env_names("foo/$(A)/$(POD_NAME)"), ["A", "POD_NAME"]);
+    assert_eq!(subpath_env_names("$(-._x9)$(9X)$(A"), ["-._x9"]);
+    assert!(subpath_env_names("$()").is_empty());
+}

@@ -11,13 +11,6 @@ from ._kruise_core import call
 from .k8s import LabelSelector as LabelSelector, MatchOwnerReference as MatchOwnerReference, MatchPod as MatchPod, MatchPodMeta as MatchPodMeta, MatchPodStatus as MatchPodStatus, Requirement as Requirement  # shared shapes, re-exported
 
 
-class InjectionStrategy(TypedDict):
-    """SidecarSet `spec.injectionStrategy` members read."""
-
-    paused: NotRequired[Optional[bool]]
-    """`paused`: a paused SidecarSet injects nothing; null or absent: false."""
-
-
 class NamespaceMeta(TypedDict):
     """Namespace `metadata` members read."""
 
@@ -33,6 +26,56 @@ class NamespaceObject(TypedDict):
 
     metadata: NotRequired[Optional[NamespaceMeta]]
     """`metadata`; absent or null: the zero metadata."""
+
+
+class InjectInput(TypedDict):
+    """`sidecarset.inject` input."""
+
+    namespace: NotRequired[Optional[NamespaceObject]]
+    """The pod's Namespace object, as in `sidecarset.match`. Null or absent: the namespace does
+    not exist.
+    """
+
+    now: str
+    """The time of the injection (RFC 3339), written as `updateTimestamp` of the new records
+    (whole seconds, UTC), where the webhook uses the clock.
+    """
+
+    pod: Dict[str, Any]
+    """The pod being created (a whole Pod). An empty `metadata.namespace` is read as
+    `default`. Members the injection does not read are kept as given.
+    """
+
+    sidecarSets: NotRequired[Optional[List[Any]]]
+    """The SidecarSets the webhook lists (apps.kruise.io/v1beta1 objects; v1alpha1 as in
+    `sidecarset.match`), in the order it lists them: those indexed under the pod's
+    namespace, then the cluster-scoped ones. Each is matched as `sidecarset.match` does;
+    `metadata.annotations["kruise.io/sidecarset-hash"]` and
+    `["kruise.io/sidecarset-hash-without-image"]` (written by the SidecarSet webhook) and
+    `status.latestRevision` are copied into the pod's records. Null or absent: none.
+    """
+
+    webhookNamespaceSelector: NotRequired[Optional[LabelSelector]]
+    """The pod webhook's `namespaceSelector`, as in `sidecarset.match` (null or absent: the Helm
+    chart's).
+    """
+
+
+class InjectOutput(TypedDict):
+    """`sidecarset.inject` output."""
+
+    changed: bool
+    """Whether the step changed the pod (`sidecarsetMutatingPod` returned skip = false)."""
+
+    pod: Any
+    """The pod after the webhook's SidecarSet step (the input pod when nothing applied)."""
+
+
+class InjectionStrategy(TypedDict):
+    """SidecarSet `spec.injectionStrategy` members read."""
+
+    paused: NotRequired[Optional[bool]]
+    """`paused`: a paused SidecarSet injects nothing; null or absent: false."""
 
 
 class SidecarSetSpec(TypedDict):
@@ -132,7 +175,19 @@ def match(input: MatchInput) -> MatchOutput:
     return cast(MatchOutput, call("sidecarset.match", input))
 
 
+def inject(input: InjectInput) -> InjectOutput:
+    """the pod after the pod webhook injects the matching SidecarSets at creation: patched annotations, sidecar and init containers in v1.9's order (hot-upgrade pairs, native sidecars), shared volume mounts, devices and env, transferEnv, volumes, image pull secrets, resourcesPolicy resources and the sidecarset hash, hash-without-image and injected-list annotations
+
+    fn ``sidecarset.inject``; OpenKruise source: pkg/webhook/pod/mutating/sidecarset.go sidecarsetMutatingPod, buildSidecars, mergeSidecarContainers, mergeSidecarSecrets; pkg/webhook/pod/mutating/sidecarset_hotupgrade.go injectHotUpgradeContainers; pkg/webhook/pod/mutating/sidecarset_resources.go applyResourcesPolicy; pkg/control/sidecarcontrol/util.go GetInjectedVolumeMountsAndEnvs, GetInjectedVolumeDevices, GetSidecarTransferEnvs, ExtractContainerNameFromFieldPath, PatchPodMetadata, PodMatchedSidecarSet; pkg/util/pods.go MergeVolumeMounts, MergeVolumeDevices, MergeEnvVar, MergeVolumes.
+
+    Raises ``KruiseError`` with kind ``invalid_label_selector``, ``invalid_annotation``, ``unsupported``, ``syntax_error``, ``invalid_quantity``, ``undefined_variable``, ``unknown_function``, ``wrong_argument_count``, ``quantity_times_quantity``, ``division_by_quantity``, ``division_by_zero``, ``negative_result``, ``quantity_out_of_range``, ``invalid_regex``, ``no_target_containers``, ``invalid_input`` (naming the field).
+    """
+    return cast(InjectOutput, call("sidecarset.inject", input))
+
+
 __all__ = [
+    "InjectInput",
+    "InjectOutput",
     "InjectionStrategy",
     "LabelSelector",
     "MatchInput",
@@ -147,5 +202,6 @@ __all__ = [
     "Requirement",
     "SidecarSetObject",
     "SidecarSetSpec",
+    "inject",
     "match",
 ]
