@@ -18,6 +18,7 @@ pub mod conformance;
 pub mod cron;
 pub mod error;
 pub mod intstr;
+pub mod jobsidecar;
 pub mod k8s;
 pub mod pub_budget;
 pub mod quantity;

@@ -233,6 +233,7 @@ const FAMILIES: &[&[Entry]] = &[
     crate::cron::ENTRIES,
     crate::pub_budget::ENTRIES,
     crate::sidecarset::ENTRIES,
+    crate::jobsidecar::ENTRIES,
     crate::api::ENTRIES,
     crate::compat::ENTRIES,
 ];

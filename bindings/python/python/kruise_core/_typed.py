@@ -121,6 +121,7 @@ TYPED_FNS: Dict[str, Tuple[str, str]] = {
     "pub.validate": ("pub", "validate"),
     "pub.match": ("pub", "match"),
     "sidecarset.match": ("sidecarset", "match"),
+    "jobsidecar.decide": ("jobsidecar", "decide"),
     "api.convert": ("api", "convert"),
     "api.default": ("api", "default"),
     "api.launch_priority": ("api", "launch_priority"),
