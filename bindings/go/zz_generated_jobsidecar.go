@@ -64,7 +64,8 @@ type JobsidecarDecideOutput struct {
 	// Whether the pod's node is a virtual-kubelet node (label `type: virtual-kubelet`).
 	VirtualKubelet bool `json:"virtualKubelet"`
 
-	// Sidecars had to be stopped through the CRR but it already exists: the pass waits for it.
+	// Sidecars had to be stopped through the CRR but it already exists (given as existing, or
+	// created by this pass's normal-sidecar step): the pass waits for it.
 	WaitingForContainerRecreateRequest bool `json:"waitingForContainerRecreateRequest"`
 }
 

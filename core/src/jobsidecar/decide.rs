@@ -238,7 +238,8 @@ pub struct DecideOutput {
     pub in_place_update: Vec<ImageUpdate>,
     /// The ContainerRecreateRequest created; null: none.
     pub container_recreate_request: Option<ContainerRecreateRequest>,
-    /// Sidecars had to be stopped through the CRR but it already exists: the pass waits for it.
+    /// Sidecars had to be stopped through the CRR but it already exists (given as existing, or
+    /// created by this pass's normal-sidecar step): the pass waits for it.
     pub waiting_for_container_recreate_request: bool,
     /// The pod status patch (the ignore-exit-code path); null: none.
     pub status_patch: Option<StatusPatch>,
@@ -454,7 +455,8 @@ fn kill(input: &DecideInput, sidecars: &Names, out: &mut DecideOutput) {
     if todo.is_empty() {
         return;
     }
-    if input.container_recreate_request_exists {
+    // the CRR made by the normal sidecars' step of this same pass exists too.
+    if input.container_recreate_request_exists || out.container_recreate_request.is_some() {
         out.waiting_for_container_recreate_request = true;
         return;
     }

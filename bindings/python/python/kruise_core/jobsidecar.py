@@ -227,7 +227,9 @@ class DecideOutput(TypedDict):
     """Whether the pod's node is a virtual-kubelet node (label `type: virtual-kubelet`)."""
 
     waitingForContainerRecreateRequest: bool
-    """Sidecars had to be stopped through the CRR but it already exists: the pass waits for it."""
+    """Sidecars had to be stopped through the CRR but it already exists (given as existing, or
+    created by this pass's normal-sidecar step): the pass waits for it.
+    """
 
 
 def decide(input: DecideInput) -> DecideOutput:
