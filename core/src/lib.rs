@@ -16,6 +16,7 @@ pub mod api;
 pub mod compat;
 pub mod conformance;
 pub mod cron;
+pub mod distribution;
 pub mod error;
 pub mod intstr;
 pub mod jobsidecar;

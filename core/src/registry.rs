@@ -234,6 +234,7 @@ const FAMILIES: &[&[Entry]] = &[
     crate::pub_budget::ENTRIES,
     crate::sidecarset::ENTRIES,
     crate::jobsidecar::ENTRIES,
+    crate::distribution::ENTRIES,
     crate::api::ENTRIES,
     crate::compat::ENTRIES,
 ];
