@@ -14,7 +14,7 @@ type K8sCondition struct {
 	Type *string `json:"type,omitempty"`
 }
 
-// K8sLabelSelector is `LabelSelector` of the cron, pub, rollout, sidecarset families' schemas, written once.
+// K8sLabelSelector is `LabelSelector` of the cron, distribution, pub, rollout, sidecarset families' schemas, written once.
 //
 // A label selector as the API server serves it. `None` is absent (or null), `Some(empty)` is
 // present and empty: Go's `reflect.DeepEqual` tells those apart. Unknown members are ignored.
@@ -86,7 +86,7 @@ type K8sMatchPodStatus struct {
 	Phase *string `json:"phase,omitempty"`
 }
 
-// K8sRequirement is `Requirement` of the cron, pub, rollout, sidecarset families' schemas, written once.
+// K8sRequirement is `Requirement` of the cron, distribution, pub, rollout, sidecarset families' schemas, written once.
 //
 // One `matchExpressions` entry; absent or null members read as Go's zero values.
 type K8sRequirement struct {

@@ -716,6 +716,38 @@ var typedFns = map[string]func(json.RawMessage) (sent, got json.RawMessage, err 
 		got, err := json.Marshal(out)
 		return sent, got, err
 	},
+	"jobsidecar.decide": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
+		var in JobsidecarDecideInput
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return nil, nil, notTyped{err}
+		}
+		sent, err := json.Marshal(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		out, err := JobsidecarDecide(in)
+		if err != nil {
+			return sent, nil, err
+		}
+		got, err := json.Marshal(out)
+		return sent, got, err
+	},
+	"distribution.targets": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
+		var in DistributionTargetsInput
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return nil, nil, notTyped{err}
+		}
+		sent, err := json.Marshal(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		out, err := DistributionTargets(in)
+		if err != nil {
+			return sent, nil, err
+		}
+		got, err := json.Marshal(out)
+		return sent, got, err
+	},
 	"api.convert": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
 		var in ApiConvertInput
 		if err := json.Unmarshal(raw, &in); err != nil {

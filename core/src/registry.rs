@@ -248,6 +248,8 @@ const FAMILIES: &[&[Entry]] = &[
     crate::cron::ENTRIES,
     crate::pub_budget::ENTRIES,
     crate::sidecarset::ENTRIES,
+    crate::jobsidecar::ENTRIES,
+    crate::distribution::ENTRIES,
     crate::api::ENTRIES,
     crate::compat::ENTRIES,
 ];

@@ -4,6 +4,7 @@
 mod allocation;
 mod api;
 mod cron;
+mod distribution;
 mod pub_budget;
 mod resources;
 mod rollout;
@@ -169,6 +170,7 @@ const SECTIONS: &[Section] = &[
     ("AdvancedCronJob schedule", cron::demo),
     ("PodUnavailableBudget", pub_budget::demo),
     ("v1alpha1 -> v1beta1 conversion", api::demo),
+    ("ResourceDistribution targets", distribution::demo),
 ];
 
 /// Runs every demo section in order.
