@@ -104,6 +104,7 @@ TYPED_FNS: Dict[str, Tuple[str, str]] = {
     "rollout.daemonset_nodes_needing_pods": ("rollout", "daemonset_nodes_needing_pods"),
     "rollout.daemonset_update_nodes": ("rollout", "daemonset_update_nodes"),
     "rollout.active_pods_order": ("rollout", "active_pods_order"),
+    "rollout.inplace_update": ("rollout", "inplace_update"),
     "cron.parse": ("cron", "parse"),
     "cron.next": ("cron", "next"),
     "cron.decide": ("cron", "decide"),
