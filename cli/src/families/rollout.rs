@@ -6,6 +6,7 @@
 //! `kruise_core::rollout`.
 
 mod explain;
+mod inplace;
 mod manifest;
 
 use super::{DemoArgs, ExplainArgs};
@@ -317,6 +318,7 @@ mod tests {
             output: Default::default(),
             pods: Some(example("pods.yaml")),
             jobs: None,
+            revisions: None,
             now: Some("2026-06-21T10:12:00Z".into()),
         };
         let out = explain(&args).unwrap();
@@ -334,5 +336,32 @@ mod tests {
         })
         .unwrap();
         assert!(early.contains("(unchanged), requeue in 301 s"), "{early}");
+    }
+
+    #[test]
+    fn explain_says_in_place_or_recreate_per_pod() {
+        let args = ExplainArgs {
+            kind: ExplainKind::Cloneset,
+            file: Some(example("cloneset-rolling.yaml")),
+            filename: None,
+            output: Default::default(),
+            pods: Some(example("pods.yaml")),
+            jobs: None,
+            revisions: Some(example("revisions.yaml")),
+            now: Some("2026-06-21T10:12:00Z".into()),
+        };
+        let out = explain(&args).unwrap();
+        assert!(
+            out.contains(
+                "  sample-e: in place (main image nginx:does-not-exist)\n  sample-d: in place"
+            ),
+            "{out}"
+        );
+        assert!(
+            !out.contains("sample-a:"),
+            "sample-a runs the update revision: {out}"
+        );
+        let no_pods = explain(&ExplainArgs { pods: None, ..args }).unwrap();
+        assert!(no_pods.contains("--revisions needs --pods"), "{no_pods}");
     }
 }
