@@ -309,9 +309,9 @@ mod tests {
         assert!(five.ends_with("keeps 3, updates 2"));
     }
 
-    #[test]
-    fn explain_counts_the_next_updates() {
-        let args = ExplainArgs {
+    /// `explain cloneset` of the rolling example with its pods at 10:12.
+    fn rolling_args() -> ExplainArgs {
+        ExplainArgs {
             kind: ExplainKind::Cloneset,
             file: Some(example("cloneset-rolling.yaml")),
             filename: None,
@@ -320,7 +320,12 @@ mod tests {
             jobs: None,
             revisions: None,
             now: Some("2026-06-21T10:12:00Z".into()),
-        };
+        }
+    }
+
+    #[test]
+    fn explain_counts_the_next_updates() {
+        let args = rolling_args();
         let out = explain(&args).unwrap();
         assert!(out.contains("partition \"20%\" -> 1 pod(s)"), "{out}");
         assert!(out.contains("maxUnavailable \"50%\" -> 3"), "{out}");
@@ -341,14 +346,8 @@ mod tests {
     #[test]
     fn explain_says_in_place_or_recreate_per_pod() {
         let args = ExplainArgs {
-            kind: ExplainKind::Cloneset,
-            file: Some(example("cloneset-rolling.yaml")),
-            filename: None,
-            output: Default::default(),
-            pods: Some(example("pods.yaml")),
-            jobs: None,
             revisions: Some(example("revisions.yaml")),
-            now: Some("2026-06-21T10:12:00Z".into()),
+            ..rolling_args()
         };
         let out = explain(&args).unwrap();
         assert!(

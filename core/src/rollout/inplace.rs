@@ -14,6 +14,7 @@
 //! decodes whole `PodTemplateSpec`s, would answer "recreate" for a revision it cannot decode).
 
 use super::jsonpatch::{self, Operation, deep_eq};
+use crate::api::schema::kind_of as type_name;
 use crate::error::{Error, Result};
 use crate::pub_budget::classify::qos_class;
 use crate::pub_budget::types::PodSpec;
@@ -299,17 +300,6 @@ fn revision_data(r: &Revision, at: &str) -> Result<Map<String, Value>> {
                 type_name(&other)
             ),
         )),
-    }
-}
-
-fn type_name(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 
