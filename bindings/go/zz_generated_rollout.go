@@ -220,6 +220,40 @@ type RolloutClonesetUpdateBudgetOutput struct {
 	UseSurgeOldRevision int64 `json:"useSurgeOldRevision"`
 }
 
+// RolloutCompletion is `Completion` of the rollout family's schemas.
+//
+// Whether the in-place update recorded on the pod has completed.
+type RolloutCompletion struct {
+	// true: completed; false: not yet; null: the answer depends on the container hashes
+	// kruise-daemon records (`apps.kruise.io/runtime-containers-meta`), which are not computed.
+	Completed *bool `json:"completed"`
+
+	// Why not completed (empty when completed).
+	Message string `json:"message"`
+}
+
+// RolloutContainerRefMetadata is `ContainerRefMetadata` of the rollout family's schemas.
+//
+// Labels and annotations a container reads through the downward API, with their new values.
+type RolloutContainerRefMetadata struct {
+	// Annotations (key to new value).
+	Annotations *map[string]string `json:"annotations,omitempty"`
+
+	// Labels (key to new value).
+	Labels *map[string]string `json:"labels,omitempty"`
+}
+
+// RolloutContainerResources is `ContainerResources` of the rollout family's schemas.
+//
+// Resources to set on one container (canonical quantities).
+type RolloutContainerResources struct {
+	// `limits` to set (cpu, memory).
+	Limits map[string]string `json:"limits"`
+
+	// `requests` to set (cpu, memory).
+	Requests map[string]string `json:"requests"`
+}
+
 // RolloutContainerStatus is `ContainerStatus` of the rollout family's schemas.
 //
 // One `status.containerStatuses[]` / `status.initContainerStatuses[]` entry.
@@ -449,6 +483,111 @@ type RolloutInitContainer struct {
 
 	// `restartPolicy` (`Always` makes it a sidecar).
 	RestartPolicy *string `json:"restartPolicy,omitempty"`
+}
+
+// RolloutInplaceAction is `InplaceAction` of the rollout family's schemas.
+//
+// What the controller does with the pod.
+type RolloutInplaceAction string
+
+// RolloutInplaceActionInPlace is "InPlace": Updated in place.
+const RolloutInplaceActionInPlace RolloutInplaceAction = "InPlace"
+
+// RolloutInplaceActionRecreate is "Recreate": Deleted and created again on the new revision.
+const RolloutInplaceActionRecreate RolloutInplaceAction = "Recreate"
+
+// RolloutInplaceActionBlocked is "Blocked": `InPlaceOnly` and the change cannot be made in place: the controller reports an error
+// and leaves the pod.
+const RolloutInplaceActionBlocked RolloutInplaceAction = "Blocked"
+
+// RolloutInplaceFeatureGates is `InplaceFeatureGates` of the rollout family's schemas.
+//
+// Feature gates the decision reads (absent: OpenKruise v1.9.0's defaults).
+type RolloutInplaceFeatureGates struct {
+	// `InPlaceUpdateEnvFromMetadata` (default true): labels/annotations that containers read
+	// through the downward API (`env[].valueFrom.fieldRef`) are updated in place.
+	InPlaceUpdateEnvFromMetadata *bool `json:"InPlaceUpdateEnvFromMetadata,omitempty"`
+
+	// `InPlaceWorkloadVerticalScaling` (default false): cpu/memory changes are resized in place.
+	InPlaceWorkloadVerticalScaling *bool `json:"InPlaceWorkloadVerticalScaling,omitempty"`
+
+	// `RecreatePodWhenChangeVCTInCloneSetGate` (default false): a changed volumeClaimTemplates
+	// hash forces a recreate (except with `InPlaceOnly`).
+	RecreatePodWhenChangeVCTInCloneSetGate *bool `json:"RecreatePodWhenChangeVCTInCloneSetGate,omitempty"`
+}
+
+// RolloutInplaceUpdateInput is `InplaceUpdateInput` of the rollout family's schemas.
+//
+// Input of `rollout.inplace_update`.
+type RolloutInplaceUpdateInput struct {
+	// Feature gates.
+	FeatureGates *RolloutInplaceFeatureGates `json:"featureGates,omitempty"`
+
+	// The update revision.
+	NewRevision RolloutRevision `json:"newRevision"`
+
+	// The revision the pod runs; null when it is not among the workload's revisions (then the
+	// pod cannot be updated in place).
+	OldRevision *RolloutRevision `json:"oldRevision,omitempty"`
+
+	// The pod as the API server prints it; when given, `completion` says whether an in-place
+	// update recorded on it has completed.
+	Pod json.RawMessage `json:"pod,omitempty"`
+
+	// `spec.updateStrategy.type`: `ReCreate` (the default when absent), `InPlaceIfPossible` or
+	// `InPlaceOnly`.
+	UpdateType *string `json:"updateType,omitempty"`
+}
+
+// RolloutInplaceUpdateOutput is `InplaceUpdateOutput` of the rollout family's schemas.
+//
+// Output of `rollout.inplace_update`.
+type RolloutInplaceUpdateOutput struct {
+	// What the controller does for the update type.
+	Action RolloutInplaceAction `json:"action"`
+
+	// The change can be made in place (`defaultCalculateInPlaceUpdateSpec` gives a spec), with
+	// the update type's options (`InPlaceOnly` ignores the volumeClaimTemplates hash).
+	CanInPlace bool `json:"canInPlace"`
+
+	// When `pod` is given: whether the in-place update recorded on it has completed.
+	Completion *RolloutCompletion `json:"completion"`
+
+	// New image per container name (in place only).
+	ContainerImages map[string]string `json:"containerImages"`
+
+	// Labels/annotations per container reading them through env (in place only).
+	ContainerRefMetadata map[string]RolloutContainerRefMetadata `json:"containerRefMetadata"`
+
+	// New cpu/memory per container name (in place with `InPlaceWorkloadVerticalScaling`).
+	ContainerResources map[string]RolloutContainerResources `json:"containerResources"`
+
+	// The strategic merge patch of the pod's metadata (null when no metadata changed).
+	MetadataPatch json.RawMessage `json:"metadataPatch"`
+
+	// The JSON patch between the two revisions' data (object members in key order; the
+	// reference's order is unspecified).
+	Patch []RolloutJsonPatchOperation `json:"patch"`
+
+	// Why not in place (null when it can be).
+	Reason *string `json:"reason"`
+
+	// Some container reads a changed label/annotation through env.
+	UpdateEnvFromMetadata bool `json:"updateEnvFromMetadata"`
+}
+
+// RolloutJsonPatchOperation is `JsonPatchOperation` of the rollout family's schemas.
+//
+// One JSON patch operation.
+type RolloutJsonPatchOperation struct {
+	// `add`, `remove` or `replace`.
+	Op string `json:"op"`
+
+	// RFC 6901 path of the member.
+	Path string `json:"path"`
+
+	// The new value (`add`, `replace`; may be `null`); absent for `remove`.
+	Value json.RawMessage `json:"value,omitempty"`
 }
 
 // RolloutLabelSelector is K8sLabelSelector, the `LabelSelector` the families share (zz_generated_k8s.go).
@@ -781,6 +920,26 @@ type RolloutProgressingConditionOutput struct {
 
 // RolloutRequirement is K8sRequirement, the `Requirement` the families share (zz_generated_k8s.go).
 type RolloutRequirement = K8sRequirement
+
+// RolloutRevision is `Revision` of the rollout family's schemas.
+//
+// A ControllerRevision as the decision reads it: its `data` (the CloneSet stores
+// `{"spec":{"template":{...,"$patch":"replace"}}}`) or, instead, the pod template itself.
+type RolloutRevision struct {
+	// `metadata.annotations`; `kruise.io/cloneset-volumeclaimtemplate-hash` is read when the
+	// gate `RecreatePodWhenChangeVCTInCloneSetGate` is on.
+	Annotations *map[string]string `json:"annotations,omitempty"`
+
+	// `data`: a JSON object, or a string holding one (the raw bytes). Exclusive with `template`.
+	Data json.RawMessage `json:"data,omitempty"`
+
+	// `metadata.name` (informational).
+	Name *string `json:"name,omitempty"`
+
+	// The pod template; read as the data `{"spec":{"template": template}}`. Exclusive with
+	// `data`.
+	Template json.RawMessage `json:"template,omitempty"`
+}
 
 // RolloutScaleIntOrPercentInput is `ScaleIntOrPercentInput` of the rollout family's schemas.
 //
@@ -1356,5 +1515,16 @@ func RolloutHealth(in RolloutHealthInput) (RolloutHealthOutput, error) {
 func RolloutStatefulsetStatus(in RolloutStatefulsetStatusInput) (RolloutStatefulsetStatusOutput, error) {
 	var out RolloutStatefulsetStatusOutput
 	err := callTyped("rollout.statefulset_status", in, &out)
+	return out, err
+}
+
+// RolloutInplaceUpdate calls "rollout.inplace_update": In place or recreate between two revisions, the containers' new images/resources/env metadata and in-place completion (kruise inplace_update_defaults.go defaultCalculateInPlaceUpdateSpec).
+//
+// OpenKruise source: pkg/util/inplaceupdate/inplace_update_defaults.go defaultCalculateInPlaceUpdateSpec, DefaultCheckInPlaceUpdateCompleted, defaultCheckContainersInPlaceUpdateCompleted; pkg/util/inplaceupdate/inplace_update_vertical.go; pkg/util/containermeta IsContainerReferenceToMeta; pkg/util/volumeclaimtemplate CanVCTemplateInplaceUpdate; pkg/controller/cloneset/sync/cloneset_update.go updatePod; github.com/appscode/jsonpatch v1.0.1 CreatePatch.
+//
+// Errors are *Error with Kind "invalid_input" (Field names the member).
+func RolloutInplaceUpdate(in RolloutInplaceUpdateInput) (RolloutInplaceUpdateOutput, error) {
+	var out RolloutInplaceUpdateOutput
+	err := callTyped("rollout.inplace_update", in, &out)
 	return out, err
 }

@@ -449,6 +449,7 @@ mod explain_tests {
             output: Default::default(),
             pods: Some(dir.join("explain-pods.yaml")),
             jobs: None,
+            revisions: None,
             now: Some("2026-06-21T10:00:00Z".into()),
         };
         let text = explain(&args).unwrap();

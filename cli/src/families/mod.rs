@@ -87,6 +87,10 @@ pub struct ExplainArgs {
     /// Jobs (for advancedcronjob; `-` reads stdin).
     #[arg(long, value_name = "FILE")]
     pub jobs: Option<PathBuf>,
+    /// ControllerRevisions (for cloneset, with --pods: each pod's in-place or recreate
+    /// decision; `kubectl get controllerrevisions -o yaml`).
+    #[arg(long, value_name = "FILE")]
+    pub revisions: Option<PathBuf>,
     /// "Now" as RFC 3339 (default: the wall clock; pass a fixed time for reproducible output).
     #[arg(long, value_name = "TIME")]
     pub now: Option<String>,

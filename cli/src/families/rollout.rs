@@ -6,6 +6,7 @@
 //! `kruise_core::rollout`.
 
 mod explain;
+mod inplace;
 mod manifest;
 
 use super::{DemoArgs, ExplainArgs};
@@ -308,17 +309,23 @@ mod tests {
         assert!(five.ends_with("keeps 3, updates 2"));
     }
 
-    #[test]
-    fn explain_counts_the_next_updates() {
-        let args = ExplainArgs {
+    /// `explain cloneset` of the rolling example with its pods at 10:12.
+    fn rolling_args() -> ExplainArgs {
+        ExplainArgs {
             kind: ExplainKind::Cloneset,
             file: Some(example("cloneset-rolling.yaml")),
             filename: None,
             output: Default::default(),
             pods: Some(example("pods.yaml")),
             jobs: None,
+            revisions: None,
             now: Some("2026-06-21T10:12:00Z".into()),
-        };
+        }
+    }
+
+    #[test]
+    fn explain_counts_the_next_updates() {
+        let args = rolling_args();
         let out = explain(&args).unwrap();
         assert!(out.contains("partition \"20%\" -> 1 pod(s)"), "{out}");
         assert!(out.contains("maxUnavailable \"50%\" -> 3"), "{out}");
@@ -334,5 +341,26 @@ mod tests {
         })
         .unwrap();
         assert!(early.contains("(unchanged), requeue in 301 s"), "{early}");
+    }
+
+    #[test]
+    fn explain_says_in_place_or_recreate_per_pod() {
+        let args = ExplainArgs {
+            revisions: Some(example("revisions.yaml")),
+            ..rolling_args()
+        };
+        let out = explain(&args).unwrap();
+        assert!(
+            out.contains(
+                "  sample-e: in place (main image nginx:does-not-exist)\n  sample-d: in place"
+            ),
+            "{out}"
+        );
+        assert!(
+            !out.contains("sample-a:"),
+            "sample-a runs the update revision: {out}"
+        );
+        let no_pods = explain(&ExplainArgs { pods: None, ..args }).unwrap();
+        assert!(no_pods.contains("--revisions needs --pods"), "{no_pods}");
     }
 }

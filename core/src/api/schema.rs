@@ -238,7 +238,8 @@ pub fn join(path: &str, name: &str) -> String {
     }
 }
 
-fn kind_of(v: &Value) -> &'static str {
+/// The JSON type of `v` with its article, for messages ("a string", "null").
+pub(crate) fn kind_of(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

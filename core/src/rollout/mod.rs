@@ -11,7 +11,8 @@
 //! - [`health`]: the rollout health of a workload object;
 //! - [`status`], [`sts_status`]: the CloneSet and Advanced StatefulSet status computed from
 //!   their pods;
-//! - [`rounding`]: the per-field rounding table generated for `docs/rounding.md`.
+//! - [`rounding`]: the per-field rounding table generated for `docs/rounding.md`;
+//! - [`inplace`] (with [`jsonpatch`]): in place or recreate, and in-place update completion.
 //!
 //! Int-or-percent parsing is the one shared parser of [`crate::intstr`]
 //! (`rollout.scale_int_or_percent` is registered there).
@@ -20,6 +21,8 @@ pub mod active_pods;
 pub mod cloneset_budget;
 pub mod daemonset;
 pub mod health;
+pub mod inplace;
+pub mod jsonpatch;
 pub mod partition;
 pub mod pods;
 pub mod progress;
@@ -98,6 +101,7 @@ pub mod fns {
         DaemonsetUpdateNodesInput,
     };
     pub use super::health::{HealthInput, HealthOutput, RolloutHealth};
+    pub use super::inplace::{InplaceUpdateInput, InplaceUpdateOutput};
     pub use super::partition::{Partition as PartitionOutput, PartitionInput};
     pub use super::progress::{ProgressInput, ProgressOutput};
     pub use super::status::{ClonesetStatus, ClonesetStatusInput, ClonesetStatusOutput};
@@ -105,6 +109,27 @@ pub mod fns {
         StatefulsetStatus, StatefulsetStatusInput, StatefulsetStatusOutput,
     };
     pub use super::validate::{Finding, ValidateInput};
+
+    /// `rollout.inplace_update`: in place or recreate, what changes, and whether an in-place
+    /// update recorded on the pod has completed.
+    pub struct InplaceUpdate;
+
+    impl Decision for InplaceUpdate {
+        const ID: &'static str = "rollout.inplace_update";
+        const DOC: &'static str = "In place or recreate between two revisions, the containers' new images/resources/env metadata and in-place completion (kruise inplace_update_defaults.go defaultCalculateInPlaceUpdateSpec)";
+        const SOURCE: &'static str = "pkg/util/inplaceupdate/inplace_update_defaults.go defaultCalculateInPlaceUpdateSpec, \
+            DefaultCheckInPlaceUpdateCompleted, defaultCheckContainersInPlaceUpdateCompleted; \
+            pkg/util/inplaceupdate/inplace_update_vertical.go; pkg/util/containermeta IsContainerReferenceToMeta; \
+            pkg/util/volumeclaimtemplate CanVCTemplateInplaceUpdate; pkg/controller/cloneset/sync/cloneset_update.go updatePod; \
+            github.com/appscode/jsonpatch v1.0.1 CreatePatch";
+        const ERRORS: &'static [&'static str] = &[];
+        type Input = InplaceUpdateInput;
+        type Output = InplaceUpdateOutput;
+
+        fn decide(input: InplaceUpdateInput) -> Result<InplaceUpdateOutput> {
+            super::inplace::decide(&input)
+        }
+    }
 
     /// `rollout.partition`: the resolved partition and the pods (nodes) allowed on the update
     /// revision.
@@ -288,6 +313,7 @@ pub const ENTRIES: &[Entry] = &[
     Entry::of::<fns::ClonesetStatus>(),
     Entry::of::<fns::RolloutHealth>(),
     Entry::of::<fns::StatefulsetStatus>(),
+    Entry::of::<fns::InplaceUpdate>(),
 ];
 
 #[cfg(test)]
@@ -316,7 +342,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(n, 12, "the rollout fns (with rollout.scale_int_or_percent)");
+        assert_eq!(n, 13, "the rollout fns (with rollout.scale_int_or_percent)");
         for name in [
             "PartitionOutput",
             "DaemonsetBudgetOutput",

@@ -115,6 +115,7 @@ TYPED_FNS: Dict[str, Tuple[str, str]] = {
     "rollout.cloneset_status": ("rollout", "cloneset_status"),
     "rollout.health": ("rollout", "health"),
     "rollout.statefulset_status": ("rollout", "statefulset_status"),
+    "rollout.inplace_update": ("rollout", "inplace_update"),
     "cron.parse": ("cron", "parse"),
     "cron.next": ("cron", "next"),
     "cron.decide": ("cron", "decide"),

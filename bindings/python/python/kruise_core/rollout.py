@@ -542,6 +542,38 @@ class ClonesetUpdateBudgetOutput(TypedDict):
     """Of the surge, old-revision pods."""
 
 
+class Completion(TypedDict):
+    """Whether the in-place update recorded on the pod has completed."""
+
+    completed: Optional[bool]
+    """true: completed; false: not yet; null: the answer depends on the container hashes
+    kruise-daemon records (`apps.kruise.io/runtime-containers-meta`), which are not computed.
+    """
+
+    message: str
+    """Why not completed (empty when completed)."""
+
+
+class ContainerRefMetadata(TypedDict):
+    """Labels and annotations a container reads through the downward API, with their new values."""
+
+    annotations: NotRequired[Dict[str, str]]
+    """Annotations (key to new value)."""
+
+    labels: NotRequired[Dict[str, str]]
+    """Labels (key to new value)."""
+
+
+class ContainerResources(TypedDict):
+    """Resources to set on one container (canonical quantities)."""
+
+    limits: Dict[str, str]
+    """`limits` to set (cpu, memory)."""
+
+    requests: Dict[str, str]
+    """`requests` to set (cpu, memory)."""
+
+
 class DaemonSetBudgetRollingUpdate(TypedDict):
     """`spec.updateStrategy.rollingUpdate` fields the budget reads (other members are ignored)."""
 
@@ -752,6 +784,128 @@ class HealthOutput(TypedDict):
 
     status: Health
     """The verdict."""
+
+
+# What the controller does with the pod.
+# "InPlace": Updated in place.
+# "Recreate": Deleted and created again on the new revision.
+# "Blocked": `InPlaceOnly` and the change cannot be made in place: the controller reports an error and leaves the pod.
+InplaceAction: TypeAlias = Literal["InPlace", "Recreate", "Blocked"]
+
+
+class InplaceFeatureGates(TypedDict):
+    """Feature gates the decision reads (absent: OpenKruise v1.9.0's defaults)."""
+
+    InPlaceUpdateEnvFromMetadata: NotRequired[Optional[bool]]
+    """`InPlaceUpdateEnvFromMetadata` (default true): labels/annotations that containers read
+    through the downward API (`env[].valueFrom.fieldRef`) are updated in place.
+    """
+
+    InPlaceWorkloadVerticalScaling: NotRequired[Optional[bool]]
+    """`InPlaceWorkloadVerticalScaling` (default false): cpu/memory changes are resized in place."""
+
+    RecreatePodWhenChangeVCTInCloneSetGate: NotRequired[Optional[bool]]
+    """`RecreatePodWhenChangeVCTInCloneSetGate` (default false): a changed volumeClaimTemplates
+    hash forces a recreate (except with `InPlaceOnly`).
+    """
+
+
+class Revision(TypedDict):
+    """A ControllerRevision as the decision reads it: its `data` (the CloneSet stores
+    `{"spec":{"template":{...,"$patch":"replace"}}}`) or, instead, the pod template itself.
+    """
+
+    annotations: NotRequired[Optional[Dict[str, str]]]
+    """`metadata.annotations`; `kruise.io/cloneset-volumeclaimtemplate-hash` is read when the
+    gate `RecreatePodWhenChangeVCTInCloneSetGate` is on.
+    """
+
+    data: NotRequired[Any]
+    """`data`: a JSON object, or a string holding one (the raw bytes). Exclusive with `template`."""
+
+    name: NotRequired[Optional[str]]
+    """`metadata.name` (informational)."""
+
+    template: NotRequired[Any]
+    """The pod template; read as the data `{"spec":{"template": template}}`. Exclusive with
+    `data`.
+    """
+
+
+class InplaceUpdateInput(TypedDict):
+    """Input of `rollout.inplace_update`."""
+
+    featureGates: NotRequired[InplaceFeatureGates]
+    """Feature gates."""
+
+    newRevision: Revision
+    """The update revision."""
+
+    oldRevision: NotRequired[Optional[Revision]]
+    """The revision the pod runs; null when it is not among the workload's revisions (then the
+    pod cannot be updated in place).
+    """
+
+    pod: NotRequired[Any]
+    """The pod as the API server prints it; when given, `completion` says whether an in-place
+    update recorded on it has completed.
+    """
+
+    updateType: NotRequired[Optional[str]]
+    """`spec.updateStrategy.type`: `ReCreate` (the default when absent), `InPlaceIfPossible` or
+    `InPlaceOnly`.
+    """
+
+
+class JsonPatchOperation(TypedDict):
+    """One JSON patch operation."""
+
+    op: str
+    """`add`, `remove` or `replace`."""
+
+    path: str
+    """RFC 6901 path of the member."""
+
+    value: NotRequired[Any]
+    """The new value (`add`, `replace`; may be `null`); absent for `remove`."""
+
+
+class InplaceUpdateOutput(TypedDict):
+    """Output of `rollout.inplace_update`."""
+
+    action: InplaceAction
+    """What the controller does for the update type."""
+
+    canInPlace: bool
+    """The change can be made in place (`defaultCalculateInPlaceUpdateSpec` gives a spec), with
+    the update type's options (`InPlaceOnly` ignores the volumeClaimTemplates hash).
+    """
+
+    completion: Optional[Completion]
+    """When `pod` is given: whether the in-place update recorded on it has completed."""
+
+    containerImages: Dict[str, str]
+    """New image per container name (in place only)."""
+
+    containerRefMetadata: Dict[str, ContainerRefMetadata]
+    """Labels/annotations per container reading them through env (in place only)."""
+
+    containerResources: Dict[str, ContainerResources]
+    """New cpu/memory per container name (in place with `InPlaceWorkloadVerticalScaling`)."""
+
+    metadataPatch: Any
+    """The strategic merge patch of the pod's metadata (null when no metadata changed)."""
+
+    patch: List[JsonPatchOperation]
+    """The JSON patch between the two revisions' data (object members in key order; the
+    reference's order is unspecified).
+    """
+
+    reason: Optional[str]
+    """Why not in place (null when it can be)."""
+
+    updateEnvFromMetadata: bool
+    """Some container reads a changed label/annotation through env."""
 
 
 class PartitionInputCloneSet(TypedDict):
@@ -1285,6 +1439,16 @@ def statefulset_status(input: StatefulsetStatusInput) -> StatefulsetStatusOutput
     return cast(StatefulsetStatusOutput, call("rollout.statefulset_status", input))
 
 
+def inplace_update(input: InplaceUpdateInput) -> InplaceUpdateOutput:
+    """In place or recreate between two revisions, the containers' new images/resources/env metadata and in-place completion (kruise inplace_update_defaults.go defaultCalculateInPlaceUpdateSpec)
+
+    fn ``rollout.inplace_update``; OpenKruise source: pkg/util/inplaceupdate/inplace_update_defaults.go defaultCalculateInPlaceUpdateSpec, DefaultCheckInPlaceUpdateCompleted, defaultCheckContainersInPlaceUpdateCompleted; pkg/util/inplaceupdate/inplace_update_vertical.go; pkg/util/containermeta IsContainerReferenceToMeta; pkg/util/volumeclaimtemplate CanVCTemplateInplaceUpdate; pkg/controller/cloneset/sync/cloneset_update.go updatePod; github.com/appscode/jsonpatch v1.0.1 CreatePatch.
+
+    Raises ``KruiseError`` with kind ``invalid_input`` (naming the field).
+    """
+    return cast(InplaceUpdateOutput, call("rollout.inplace_update", input))
+
+
 __all__ = [
     "ActivePodsOrderInput",
     "ActivePodsOrderOutput",
@@ -1295,6 +1459,9 @@ __all__ = [
     "ClonesetStatusOutput",
     "ClonesetUpdateBudgetInput",
     "ClonesetUpdateBudgetOutput",
+    "Completion",
+    "ContainerRefMetadata",
+    "ContainerResources",
     "ContainerStatus",
     "DaemonSetBudgetRollingUpdate",
     "DaemonSetBudgetStrategy",
@@ -1313,7 +1480,12 @@ __all__ = [
     "HealthInput",
     "HealthOutput",
     "InitContainer",
+    "InplaceAction",
+    "InplaceFeatureGates",
+    "InplaceUpdateInput",
+    "InplaceUpdateOutput",
     "IntOrPercent",
+    "JsonPatchOperation",
     "LabelSelector",
     "LifecycleState",
     "Node",
@@ -1337,6 +1509,7 @@ __all__ = [
     "ProgressingCondition",
     "ProgressingConditionOutput",
     "Requirement",
+    "Revision",
     "ScaleIntOrPercentInput",
     "ScaleIntOrPercentOutput",
     "StatefulSetRollingUpdate",
@@ -1372,6 +1545,7 @@ __all__ = [
     "daemonset_nodes_needing_pods",
     "daemonset_update_nodes",
     "health",
+    "inplace_update",
     "partition",
     "progress",
     "scale",

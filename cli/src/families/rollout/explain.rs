@@ -32,9 +32,11 @@ pub fn cloneset(args: &ExplainArgs) -> Result<String, CliError> {
     let cs = CloneSet::read(&doc)?;
     report::result("name", json!(cs.name));
     report::result("now", json!(now_s));
+    let mut raw_pods = Vec::new();
     let (pods, names, source): (Vec<PodView>, Vec<String>, String) = match &args.pods {
         Some(path) => {
             let items = read_items_of(path, "Pod")?;
+            raw_pods.clone_from(&items);
             let mut pods = manifest::read_pods(&items, &cs, now)?;
             manifest::sort_candidates(&mut pods);
             let names = pods.iter().map(|p| p.name.clone()).collect();
@@ -122,6 +124,23 @@ pub fn cloneset(args: &ExplainArgs) -> Result<String, CliError> {
         &pods,
         &names,
     );
+    match (&args.revisions, args.pods.is_some()) {
+        (Some(path), true) => super::inplace::explain(
+            &mut out,
+            &cs.update_type,
+            &cs.status.update_revision,
+            &names,
+            &raw_pods,
+            &crate::input::read_items(path)?,
+        )?,
+        (Some(_), false) => {
+            let _ = writeln!(
+                out,
+                "In place or recreate: --revisions needs --pods (the decision is per pod)."
+            );
+        }
+        (None, _) => {}
+    }
     explain_scale(&mut out, &b);
     explain_progress(&mut out, &cs, &pods, now);
     Ok(out)
