@@ -647,3 +647,8 @@ func (i *instance) evalExpr(p uint32, vars []Var) (string, error) {
 	}
 	return string(body), nil
 }
+
+// bind: this module build has no kruise_expr_vars functions; the Evaluator is cgo-only for now.
+func (x *wasmExpr) bind() (boundImpl, error) {
+	return nil, &Error{status: StatusUnsupported, kind: "unsupported", message: "Evaluator: not available with the wasm backend in this build"}
+}
