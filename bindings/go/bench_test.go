@@ -38,19 +38,8 @@ func BenchmarkCallResourcesEval(b *testing.B) {
 func BenchmarkExpressionEval(b *testing.B) {
 	for _, be := range allBackends {
 		b.Run(be.name(), func(b *testing.B) {
-			e, err := compileWith(be, "max(cpu * 50%, 50m)", false)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer e.Close()
-			v, err := e.NewEvaluator()
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer v.Close()
-			if err := v.SetQuantity(v.Index("cpu"), "200m"); err != nil {
-				b.Fatal(err)
-			}
+			_, v := newEvaluator(b, be, "max(cpu * 50%, 50m)", &Var{Name: "cpu", Quantity: "200m"})
+			var err error
 			buf := make([]byte, 0, 32)
 			b.ReportAllocs()
 			b.ResetTimer()

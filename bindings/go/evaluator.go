@@ -87,33 +87,26 @@ func (v *Evaluator) Index(name string) int {
 // text. The text is parsed when evaluating: text that is not a quantity makes EvalInto fail with
 // Kind "invalid_quantity", as Eval does. A position out of range is Kind "invalid_argument".
 func (v *Evaluator) SetQuantity(i int, quantity string) error {
-	h, err := v.load()
-	if err != nil {
-		return err
-	}
-	err = h.impl.setQuantity(i, quantity)
-	runtime.KeepAlive(v)
-	return err
+	return v.with(func(b boundImpl) error { return b.setQuantity(i, quantity) })
 }
 
 // SetNumber binds the variable at position i to a plain number.
 func (v *Evaluator) SetNumber(i int, x float64) error {
-	h, err := v.load()
-	if err != nil {
-		return err
-	}
-	err = h.impl.setNumber(i, x)
-	runtime.KeepAlive(v)
-	return err
+	return v.with(func(b boundImpl) error { return b.setNumber(i, x) })
 }
 
 // Unset unbinds the variable at position i (evaluating then fails with "undefined_variable").
 func (v *Evaluator) Unset(i int) error {
+	return v.with(func(b boundImpl) error { return b.unset(i) })
+}
+
+// with runs f on the live bound values (ErrClosed when closed).
+func (v *Evaluator) with(f func(boundImpl) error) error {
 	h, err := v.load()
 	if err != nil {
 		return err
 	}
-	err = h.impl.unset(i)
+	err = f(h.impl)
 	runtime.KeepAlive(v)
 	return err
 }

@@ -5,20 +5,33 @@ import (
 	"testing"
 )
 
+// newEvaluator compiles src on be and makes an Evaluator with bind bound (when not nil); both are
+// closed when the test ends.
+func newEvaluator(t testing.TB, be backend, src string, bind *Var) (*Expression, *Evaluator) {
+	t.Helper()
+	e, err := compileWith(be, src, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	v, err := e.NewEvaluator()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { v.Close() })
+	if bind != nil {
+		if err := v.Bind(*bind); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return e, v
+}
+
 // The Evaluator gives what Eval gives, on every backend compiled in.
 func TestEvaluator(t *testing.T) {
 	for _, be := range allBackends {
 		t.Run(be.name(), func(t *testing.T) {
-			e, err := compileWith(be, "max(cpu*50%, 50m) + MEM*0", false)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer e.Close()
-			v, err := e.NewEvaluator()
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer v.Close()
+			e, v := newEvaluator(t, be, "max(cpu*50%, 50m) + MEM*0", nil)
 			if i, j, k := v.Index("cpu"), v.Index("mem"), v.Index("MEM"); i != 0 || j != 1 || k != -1 {
 				t.Fatalf("Index: cpu %d mem %d MEM %d", i, j, k)
 			}
@@ -103,19 +116,7 @@ func TestFastPathsDoNotAllocate(t *testing.T) {
 		if be.name() != "cgo" {
 			continue
 		}
-		e, err := compileWith(be, "max(cpu*50%, 50m)", false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer e.Close()
-		v, err := e.NewEvaluator()
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer v.Close()
-		if err := v.SetQuantity(v.Index("cpu"), "200m"); err != nil {
-			t.Fatal(err)
-		}
+		_, v := newEvaluator(t, be, "max(cpu*50%, 50m)", &Var{Name: "cpu", Quantity: "200m"})
 		buf := make([]byte, 0, 32)
 		if n := testing.AllocsPerRun(100, func() {
 			out, err := v.EvalInto(buf[:0])
