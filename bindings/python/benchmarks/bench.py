@@ -28,7 +28,7 @@ def cases():
         ("ExpressionEval", lambda: e.eval(cpu="200m")),
         ("CallResourcesEval", lambda: kruise_core.call("resources.eval", inp)),
         ("CallJSONResourcesEval", lambda: kruise_core.call_json("resources.eval", text)),
-        ("ScaleIntOrPercent", lambda: kruise_core.scale_int_or_percent("33%", 95, True)),
+        ("ScaleIntOrPercent", lambda: kruise_core.rollout.scale("25%", 1000, True)),
         ("Call", lambda: kruise_core.call("rollout.scale_int_or_percent", scale_in)),
     ]
 
