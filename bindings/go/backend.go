@@ -28,6 +28,8 @@ type backend interface {
 // exprImpl is a compiled expression inside one backend.
 type exprImpl interface {
 	eval(vars []Var) (string, error)
+	// bind makes the backend's Evaluator of the expression.
+	bind() (boundImpl, error)
 	free()
 }
 

@@ -15,6 +15,7 @@ import "C"
 
 import (
 	"runtime"
+	"slices"
 	"unsafe"
 )
 
@@ -91,6 +92,16 @@ func (cgoBackend) scale(s string, total int64, roundUp bool, mode uint32) (int64
 	if roundUp {
 		up = 1
 	}
+	// The scalar form first (no out parameters: nothing escapes, no allocation); its one
+	// ambiguous answer (an error, or the value INT64_MIN) is settled by the full form.
+	if v := int64(C.kruise_scale_int_or_percent_value(sp, sl, C.int64_t(total), up, C.uint32_t(mode))); v != C.KRUISE_SCALE_ERROR {
+		return v, nil
+	}
+	return cgoScaleFull(sp, sl, total, up, mode)
+}
+
+// cgoScaleFull is kruise_scale_int_or_percent with its out parameters (value or error JSON).
+func cgoScaleFull(sp *C.uint8_t, sl C.size_t, total int64, up C.uint8_t, mode uint32) (int64, error) {
 	var out C.int64_t
 	var errBuf C.kruise_buf
 	st := C.kruise_scale_int_or_percent(sp, sl, C.int64_t(total), up, C.uint32_t(mode), &out, &errBuf)
@@ -159,6 +170,89 @@ func (x *cgoExpr) eval(vars []Var) (string, error) {
 	}
 	return string(body), nil
 }
+
+func (x *cgoExpr) bind() (boundImpl, error) {
+	p := C.kruise_expr_vars_new(x.p)
+	if p == nil {
+		return nil, &Error{status: StatusNullParameter, kind: "null_parameter", message: "expr: NULL pointer"}
+	}
+	return &cgoBound{x: x, p: p, n: int(C.kruise_expr_var_count(x.p))}, nil
+}
+
+// cgoBound owns a C kruise_expr_vars of one cgoExpr.
+type cgoBound struct {
+	x *cgoExpr
+	p *C.kruise_expr_vars
+	n int
+}
+
+func (b *cgoBound) index(name string) int {
+	np, nl := stringArg(name)
+	return int(C.kruise_expr_var_index(b.x.p, np, nl))
+}
+
+// setStatus turns the status of a kruise_expr_vars_set_* call into an error.
+func setStatus(st C.kruise_status) error {
+	switch Status(st) {
+	case StatusOK:
+		return nil
+	case StatusInvalidArgument:
+		return errPosition()
+	case StatusInvalidUTF8:
+		return &Error{status: StatusInvalidUTF8, kind: "invalid_utf8", message: "value: invalid UTF-8"}
+	default:
+		return &Error{status: Status(st), kind: "null_parameter", message: "vars: NULL pointer"}
+	}
+}
+
+func (b *cgoBound) setQuantity(i int, q string) error {
+	if i < 0 || i >= b.n {
+		return errPosition()
+	}
+	qp, ql := stringArg(q)
+	return setStatus(C.kruise_expr_vars_set_quantity(b.p, C.size_t(i), qp, ql))
+}
+
+func (b *cgoBound) setNumber(i int, x float64) error {
+	if i < 0 || i >= b.n {
+		return errPosition()
+	}
+	return setStatus(C.kruise_expr_vars_set_number(b.p, C.size_t(i), C.double(x)))
+}
+
+func (b *cgoBound) unset(i int) error {
+	if i < 0 || i >= b.n {
+		return errPosition()
+	}
+	return setStatus(C.kruise_expr_vars_unset(b.p, C.size_t(i)))
+}
+
+func (b *cgoBound) appendEval(dst []byte) ([]byte, error) {
+	for {
+		spare := dst[len(dst):cap(dst)]
+		var p *C.uint8_t
+		if len(spare) > 0 {
+			p = (*C.uint8_t)(unsafe.Pointer(unsafe.SliceData(spare)))
+		}
+		n := int64(C.kruise_expr_eval_into(b.x.p, b.p, p, C.size_t(len(spare))))
+		switch {
+		case n < 0:
+			var out C.kruise_buf
+			st := C.kruise_expr_vars_error(b.p, &out)
+			_, err := cresult(st, out)
+			if err == nil { // cannot happen: the failure is recorded before returning
+				err = &Error{status: Status(-n), kind: "internal", message: "no error recorded"}
+			}
+			return dst, err
+		case n <= int64(len(spare)):
+			return dst[:len(dst)+int(n)], nil
+		default:
+			dst = slices.Grow(dst, int(n))
+		}
+	}
+}
+
+func (b *cgoBound) free() { C.kruise_expr_vars_free(b.p) }
 
 // cStatuses lists the header's status values, for a test that pins the Go constants to them.
 func cStatuses() map[Status]uint32 {

@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"runtime"
 	"sync"
 	"unsafe"
@@ -20,7 +22,10 @@ import (
 // (bindings/wasm, embedded from internal/wasm) and run by wazero, a pure-Go runtime, so the
 // package needs neither cgo nor a native library.
 //
-// The module is compiled once, on first use (sync.Once). Each call borrows an instance from a
+// The module is compiled once, on first use (sync.Once), through wazero's compilation cache in
+// the user's cache directory (os.UserCacheDir()/kruise-core-go/wazero; KRUISE_CORE_WASM_CACHE
+// names another directory, or "off" for none), so only the first program run on a machine pays
+// the compile (seconds) and later runs load the machine code (milliseconds). Each call borrows an instance from a
 // pool (one instance runs one call at a time; the pool keeps up to GOMAXPROCS idle instances and
 // makes more when every one is busy). An instance's memory is limited to wasmMemoryLimitBytes;
 // one that grew past wasmKeepBytes, or trapped, is dropped after its call. Statuses and error
@@ -68,6 +73,9 @@ func wasmInit() error {
 	e := &wasmEngine
 	e.once.Do(func() {
 		cfg := wazero.NewRuntimeConfig().WithMemoryLimitPages(wasmMemoryLimitBytes / 65536)
+		if cache := wasmCompilationCache(); cache != nil {
+			cfg = cfg.WithCompilationCache(cache)
+		}
 		rt := wazero.NewRuntimeWithConfig(wasmCtx, cfg)
 		if _, err := wasi_snapshot_preview1.Instantiate(wasmCtx, rt); err != nil {
 			e.err = wasmError("instantiate WASI", err)
@@ -93,6 +101,27 @@ func wasmInit() error {
 	return e.err
 }
 
+// wasmCompilationCache is the on-disk cache of compiled modules, or nil when there is no usable
+// directory (then every process compiles the module again).
+func wasmCompilationCache() wazero.CompilationCache {
+	dir := os.Getenv("KRUISE_CORE_WASM_CACHE")
+	if dir == "off" {
+		return nil
+	}
+	if dir == "" {
+		base, err := os.UserCacheDir()
+		if err != nil {
+			return nil
+		}
+		dir = filepath.Join(base, "kruise-core-go", "wazero")
+	}
+	cache, err := wazero.NewCompilationCacheWithDir(dir)
+	if err != nil {
+		return nil
+	}
+	return cache
+}
+
 // wasmError is a failure of the runtime itself (not of a decision): Kind "panic".
 func wasmError(what string, err error) error {
 	return &Error{status: StatusPanic, kind: "panic", message: "kruise-core wasm: " + what + ": " + err.Error()}
@@ -111,6 +140,8 @@ type instance struct {
 
 	fCall, fFnIDs, fMatches, fCompile, fCompileStrict, fEval, fExprFree api.Function
 	fScale, fSetMax, fAlloc, fFree, fBufFree, fLive, fVersion           api.Function
+	fScaleValue, fVarIndex, fVarsNew, fVarsFree, fVarsSetQ, fVarsSetN   api.Function
+	fVarsUnset, fEvalInto, fVarsError, fVarCount                        api.Function
 
 	slots    uint32 // slotSize bytes for out parameters
 	arena    uint32 // a reusable region for inputs
@@ -124,8 +155,15 @@ type instance struct {
 	// goroutine: the frees wait in pending until the instance is next borrowed).
 	mu      sync.Mutex
 	exprs   map[*wasmExpr]uint32
-	pending []uint32
+	pending []pendingFree
 	dead    bool
+}
+
+// pendingFree is a library object to free at the instance's next use: an expression, or an
+// Evaluator's bound values (vars).
+type pendingFree struct {
+	p    uint32
+	vars bool
 }
 
 func newInstance() (*instance, error) {
@@ -145,7 +183,12 @@ func newInstance() (*instance, error) {
 		{&i.fScale, "kruise_scale_int_or_percent"}, {&i.fSetMax, "kruise_set_max_input_bytes"},
 		{&i.fAlloc, "kruise_wasm_alloc"}, {&i.fFree, "kruise_wasm_free"},
 		{&i.fBufFree, "kruise_wasm_buf_free"}, {&i.fLive, "kruise_expr_live_count"},
-		{&i.fVersion, "kruise_version"},
+		{&i.fVersion, "kruise_version"}, {&i.fScaleValue, "kruise_scale_int_or_percent_value"},
+		{&i.fVarIndex, "kruise_expr_var_index"}, {&i.fVarsNew, "kruise_expr_vars_new"},
+		{&i.fVarsFree, "kruise_expr_vars_free"}, {&i.fVarsSetQ, "kruise_expr_vars_set_quantity"},
+		{&i.fVarsSetN, "kruise_expr_vars_set_number"}, {&i.fVarsUnset, "kruise_expr_vars_unset"},
+		{&i.fEvalInto, "kruise_expr_eval_into"}, {&i.fVarsError, "kruise_expr_vars_error"},
+		{&i.fVarCount, "kruise_expr_var_count"},
 	} {
 		if *f.p = mod.ExportedFunction(f.name); *f.p == nil || i.mem == nil {
 			mod.Close(wasmCtx)
@@ -217,7 +260,11 @@ func (i *instance) drain() {
 	i.pending = nil
 	i.mu.Unlock()
 	for _, p := range pending {
-		if _, err := i.invoke(i.fExprFree, uint64(p)); err != nil {
+		f := i.fExprFree
+		if p.vars {
+			f = i.fVarsFree
+		}
+		if _, err := i.invoke(f, uint64(p.p)); err != nil {
 			return
 		}
 	}
@@ -423,7 +470,15 @@ func (wasmBackend) scale(s string, total int64, roundUp bool, mode uint32) (int6
 	if roundUp {
 		a[3] = 1
 	}
-	a[4], a[5], a[6] = uint64(mode), uint64(i.slots+slotI64), uint64(i.slots+slotErr)
+	a[4] = uint64(mode)
+	// The scalar form first (no out slots to read); its one ambiguous answer (an error, or the
+	// value INT64_MIN) is settled by the full form.
+	if v, err := i.invoke(i.fScaleValue, a[:5]...); err != nil {
+		return 0, err
+	} else if int64(v) != math.MinInt64 {
+		return int64(v), nil
+	}
+	a[5], a[6] = uint64(i.slots+slotI64), uint64(i.slots+slotErr)
 	st, err := i.invoke(i.fScale, a[:]...)
 	if err != nil {
 		return 0, err
@@ -554,7 +609,7 @@ func (x *wasmExpr) free() {
 		i.mu.Lock()
 		if !i.dead {
 			delete(i.exprs, x)
-			i.pending = append(i.pending, p)
+			i.pending = append(i.pending, pendingFree{p: p})
 		}
 		i.mu.Unlock()
 	}
@@ -646,4 +701,249 @@ func (i *instance) evalExpr(p uint32, vars []Var) (string, error) {
 		return "", err
 	}
 	return string(body), nil
+}
+
+func (x *wasmExpr) bind() (boundImpl, error) {
+	b := &wasmBound{x: x, homes: map[*instance]boundHome{}, names: map[string]int{}}
+	i, p, _, err := b.home()
+	if err != nil {
+		return nil, err
+	}
+	defer i.release()
+	n, err := i.invoke(i.fVarCount, uint64(p))
+	if err != nil {
+		return nil, err
+	}
+	b.vals = make([]boundVal, int(uint32(n)))
+	return b, nil
+}
+
+// wasmBound is an Evaluator of the wasm backend. The bound values live in Go (vals) and in a
+// kruise_expr_vars in each instance that evaluated it (homes), refreshed from vals when the
+// instance's copy is older than the last Set (gen). Only the Evaluator's goroutine touches it.
+type wasmBound struct {
+	x     *wasmExpr
+	vals  []boundVal
+	gen   uint64
+	homes map[*instance]boundHome
+	names map[string]int
+}
+
+type boundVal struct {
+	set, isNum bool
+	q          string
+	n          float64
+}
+
+// boundHome is the kruise_expr_vars of a wasmBound in one instance, and the gen it holds.
+type boundHome struct {
+	p   uint32
+	gen uint64
+}
+
+// home borrows an instance and returns the expression's and the vars' addresses in it.
+func (b *wasmBound) home() (*instance, uint32, boundHome, error) {
+	i, err := getInstance()
+	if err != nil {
+		return nil, 0, boundHome{}, err
+	}
+	b.x.mu.Lock()
+	closed := b.x.closed
+	p, ok := b.x.homes[i]
+	b.x.mu.Unlock()
+	if closed {
+		i.release()
+		return nil, 0, boundHome{}, ErrClosed
+	}
+	if !ok {
+		if p, err = i.compileExpr(b.x.src, b.x.strict); err != nil {
+			i.release()
+			return nil, 0, boundHome{}, err
+		}
+		if !b.x.adopt(i, p) {
+			i.release()
+			return nil, 0, boundHome{}, ErrClosed
+		}
+	}
+	h, ok := b.homes[i]
+	if !ok {
+		v, err := i.invoke(i.fVarsNew, uint64(p))
+		if err != nil || v == 0 {
+			i.release()
+			if err == nil {
+				err = wasmError("kruise_expr_vars_new", fmt.Errorf("no memory"))
+			}
+			return nil, 0, boundHome{}, err
+		}
+		h = boundHome{p: uint32(v), gen: math.MaxUint64}
+		if len(b.homes) >= 2*cap(wasmEngine.pool)+2 {
+			b.prune()
+		}
+		b.homes[i] = h
+	}
+	return i, p, h, nil
+}
+
+// prune forgets the instances that were discarded.
+func (b *wasmBound) prune() {
+	for i := range b.homes {
+		i.mu.Lock()
+		dead := i.dead
+		i.mu.Unlock()
+		if dead {
+			delete(b.homes, i)
+		}
+	}
+}
+
+func (b *wasmBound) index(name string) int {
+	if j, ok := b.names[name]; ok {
+		return j
+	}
+	i, p, _, err := b.home()
+	if err != nil {
+		return -1
+	}
+	defer i.release()
+	var a [3]uint64
+	if err := i.place(a[1:], piece{strBytes(name), false}); err != nil {
+		return -1
+	}
+	a[0] = uint64(p)
+	v, err := i.invoke(i.fVarIndex, a[:]...)
+	if err != nil {
+		return -1
+	}
+	j := int(int64(v))
+	if len(b.names) < 64 {
+		b.names[name] = j
+	}
+	return j
+}
+
+func (b *wasmBound) at(i int) error {
+	if i < 0 || i >= len(b.vals) {
+		return errPosition()
+	}
+	b.gen++
+	return nil
+}
+
+func (b *wasmBound) setQuantity(i int, q string) error {
+	if err := b.at(i); err != nil {
+		return err
+	}
+	b.vals[i] = boundVal{set: true, q: q}
+	return nil
+}
+
+func (b *wasmBound) setNumber(i int, x float64) error {
+	if err := b.at(i); err != nil {
+		return err
+	}
+	b.vals[i] = boundVal{set: true, isNum: true, n: x}
+	return nil
+}
+
+func (b *wasmBound) unset(i int) error {
+	if err := b.at(i); err != nil {
+		return err
+	}
+	b.vals[i] = boundVal{}
+	return nil
+}
+
+// sync copies the Go-side values into the instance's kruise_expr_vars.
+func (b *wasmBound) sync(i *instance, h boundHome) error {
+	var a [4]uint64
+	for k, v := range b.vals {
+		a[0], a[1] = uint64(h.p), uint64(k)
+		var f api.Function
+		switch {
+		case !v.set:
+			f = i.fVarsUnset
+		case v.isNum:
+			f, a[2] = i.fVarsSetN, math.Float64bits(v.n)
+		default:
+			if err := i.place(a[2:], piece{strBytes(v.q), false}); err != nil {
+				return err
+			}
+			f = i.fVarsSetQ
+		}
+		n := 2
+		if v.set {
+			n = 3
+			if !v.isNum {
+				n = 4
+			}
+		}
+		st, err := i.invoke(f, a[:n]...)
+		if err != nil {
+			return err
+		}
+		if Status(uint32(st)) != StatusOK {
+			return &Error{status: Status(uint32(st)), kind: "invalid_utf8", message: fmt.Sprintf("variable %d: the value is not valid UTF-8", k)}
+		}
+	}
+	h.gen = b.gen
+	b.homes[i] = h
+	return nil
+}
+
+// wasmOutMin is the least room eval_into gets for the printed result.
+const wasmOutMin = 64
+
+func (b *wasmBound) appendEval(dst []byte) ([]byte, error) {
+	i, p, h, err := b.home()
+	if err != nil {
+		return dst, err
+	}
+	defer i.release()
+	if h.gen != b.gen {
+		if err := b.sync(i, h); err != nil {
+			return dst, err
+		}
+	}
+	need := uint64(wasmOutMin)
+	for {
+		if err := i.ensureArena(need); err != nil {
+			return dst, err
+		}
+		n, err := i.invoke(i.fEvalInto, uint64(p), uint64(h.p), uint64(i.arena), uint64(i.arenaCap))
+		if err != nil {
+			return dst, err
+		}
+		switch r := int64(n); {
+		case r < 0:
+			st, err := i.invoke(i.fVarsError, uint64(h.p), uint64(i.slots+slotErr))
+			if err != nil {
+				return dst, err
+			}
+			_, err = i.finish(st, slotErr)
+			if err == nil {
+				err = &Error{status: Status(-r), kind: "internal", message: "no error recorded"}
+			}
+			return dst, err
+		case r <= int64(i.arenaCap):
+			view, ok := i.mem.Read(i.arena, uint32(r))
+			if !ok {
+				i.broken = true
+				return dst, wasmError("read", fmt.Errorf("result %d+%d outside memory", i.arena, r))
+			}
+			return append(dst, view...), nil
+		default:
+			need = uint64(r)
+		}
+	}
+}
+
+func (b *wasmBound) free() {
+	for i, h := range b.homes {
+		i.mu.Lock()
+		if !i.dead {
+			i.pending = append(i.pending, pendingFree{p: h.p, vars: true})
+		}
+		i.mu.Unlock()
+	}
+	b.homes = nil
 }

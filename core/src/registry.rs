@@ -264,9 +264,21 @@ pub fn fn_ids() -> impl Iterator<Item = &'static str> {
     entries().map(|e| e.id)
 }
 
-/// Looks up an entry by fn id.
+/// Looks up an entry by fn id (a hash map built on first use: every call through [`call`] looks
+/// its fn up, and a scan compares the id with every registered one).
 pub fn lookup(fn_id: &str) -> Option<&'static Entry> {
-    entries().find(|e| e.id == fn_id)
+    static BY_ID: std::sync::OnceLock<std::collections::HashMap<&'static str, &'static Entry>> =
+        std::sync::OnceLock::new();
+    BY_ID
+        .get_or_init(|| {
+            let mut m = std::collections::HashMap::new();
+            for e in entries() {
+                m.entry(e.id).or_insert(e); // the first registration wins, as the scan found it
+            }
+            m
+        })
+        .get(fn_id)
+        .copied()
 }
 
 /// Calls decision function `fn_id` on `input` (the vector `input` shape of its spec).

@@ -48,6 +48,13 @@
 #define KRUISE_SCALE_KRUISE 2
 
 /**
+ * What `kruise_scale_int_or_percent_value` returns when it cannot answer: the input is an
+ * error, or the answer is this very number (`INT64_MIN`). Call `kruise_scale_int_or_percent`
+ * with the same arguments then, for the value or the error JSON.
+ */
+#define KRUISE_SCALE_ERROR INT64_MIN
+
+/**
  * The result of every `kruise_*` function. Numbers are stable forever.
  *
  * On any status other than `KRUISE_OK`, a function that takes an `out` buffer fills it with
@@ -119,6 +126,14 @@ typedef uint32_t kruise_status;
  * `kruise_expr_free`.
  */
 typedef struct kruise_expr kruise_expr;
+
+/**
+ * Variable values bound by position to one compiled expression (opaque), for
+ * [`kruise_expr_eval_into`]: bind once, evaluate many times without passing names or text.
+ * Created by `kruise_expr_vars_new`, released by `kruise_expr_vars_free`. Not thread-safe: one
+ * thread uses it at a time (it keeps the last error).
+ */
+typedef struct kruise_expr_vars kruise_expr_vars;
 
 /**
  * A byte buffer owned by the library and lent to the caller.
@@ -321,6 +336,109 @@ void kruise_expr_free(struct kruise_expr *expr);
 size_t kruise_expr_live_count(void);
 
 /**
+ * The number of distinct variables `expr` reads (0 for NULL). Their positions are what
+ * `kruise_expr_var_index` returns and `kruise_expr_vars_set_*` take.
+ *
+ * # Safety
+ * `expr` must be NULL or a live pointer from `kruise_expr_compile`.
+ */
+size_t kruise_expr_var_count(const struct kruise_expr *expr);
+
+/**
+ * The position of the variable `name` (UTF-8, matched exactly against the lower-cased names the
+ * expression reads) among the expression's variables, or -1 when the expression does not read
+ * it (or `expr` is NULL, or `name` is not UTF-8).
+ *
+ * # Safety
+ * `expr` must be NULL or a live pointer from `kruise_expr_compile`; a non-NULL `name` must point
+ * to `name_len` readable bytes.
+ */
+int64_t kruise_expr_var_index(const struct kruise_expr *expr, const uint8_t *name, size_t name_len);
+
+/**
+ * A new set of variable values for `expr`, every variable unbound; NULL when `expr` is NULL.
+ * The caller owns it (free with `kruise_expr_vars_free`) and must use it only with this `expr`.
+ *
+ * # Safety
+ * `expr` must be NULL or a live pointer from `kruise_expr_compile`.
+ */
+struct kruise_expr_vars *kruise_expr_vars_new(const struct kruise_expr *expr);
+
+/**
+ * Releases a set from `kruise_expr_vars_new`. NULL is fine; must not be called twice.
+ *
+ * # Safety
+ * `vars` must be NULL or a pointer from `kruise_expr_vars_new` not yet freed.
+ */
+void kruise_expr_vars_free(struct kruise_expr_vars *vars);
+
+/**
+ * Binds variable `index` to the quantity text `value` (UTF-8, copied; parsed at evaluation, so
+ * text that is not a quantity gives `invalid_quantity` from `kruise_expr_eval_into`, as with
+ * `kruise_expr_eval`). Returns `KRUISE_OK`, `KRUISE_NULL_PARAMETER` (`vars` NULL, or `value` NULL
+ * with a length), `KRUISE_INVALID_ARGUMENT` (index out of range) or `KRUISE_INVALID_UTF8`.
+ *
+ * # Safety
+ * `vars` must be NULL or a live pointer from `kruise_expr_vars_new`; a non-NULL `value` must
+ * point to `value_len` readable bytes.
+ */
+kruise_status kruise_expr_vars_set_quantity(struct kruise_expr_vars *vars,
+                                            size_t index,
+                                            const uint8_t *value,
+                                            size_t value_len);
+
+/**
+ * Binds variable `index` to the plain number `value`. Returns `KRUISE_OK`,
+ * `KRUISE_NULL_PARAMETER` or `KRUISE_INVALID_ARGUMENT` (index out of range).
+ *
+ * # Safety
+ * `vars` must be NULL or a live pointer from `kruise_expr_vars_new`.
+ */
+kruise_status kruise_expr_vars_set_number(struct kruise_expr_vars *vars,
+                                          size_t index,
+                                          double value);
+
+/**
+ * Unbinds variable `index` (evaluating then gives `undefined_variable` if it is read). Returns
+ * `KRUISE_OK`, `KRUISE_NULL_PARAMETER` or `KRUISE_INVALID_ARGUMENT`.
+ *
+ * # Safety
+ * `vars` must be NULL or a live pointer from `kruise_expr_vars_new`.
+ */
+kruise_status kruise_expr_vars_unset(struct kruise_expr_vars *vars, size_t index);
+
+/**
+ * Evaluates `expr` with the values bound in `vars` and prints the result (the text
+ * `kruise_expr_eval` returns) into the caller's buffer `out[0..cap]`, without allocating.
+ *
+ * Returns the result's length in bytes when it is 0 or more: when it is at most `cap` the text
+ * is in `out`, otherwise nothing useful was written and the call should be repeated with a
+ * buffer of at least that length. A negative return is minus a `kruise_status` (e.g.
+ * `-KRUISE_DECISION_ERROR`); the error JSON is then kept in `vars` and read with
+ * `kruise_expr_vars_error`. `out` may be NULL when `cap` is 0.
+ *
+ * # Safety
+ * `expr` must be NULL or a live pointer from `kruise_expr_compile`; `vars` NULL or a live pointer
+ * from `kruise_expr_vars_new` made for this `expr` and not used by another thread at the same
+ * time; a non-NULL `out` must point to `cap` writable bytes.
+ */
+int64_t kruise_expr_eval_into(const struct kruise_expr *expr,
+                              struct kruise_expr_vars *vars,
+                              uint8_t *out,
+                              size_t cap);
+
+/**
+ * The error JSON of the last `kruise_expr_eval_into` on `vars` that failed, copied into `out`
+ * (caller frees with `kruise_buf_free`); the return value is that call's status (`KRUISE_OK`
+ * and an empty buffer when none failed yet).
+ *
+ * # Safety
+ * `vars` must be NULL (gives `KRUISE_NULL_PARAMETER`) or a live pointer from
+ * `kruise_expr_vars_new`; `out` must be NULL or point to a writable `kruise_buf`.
+ */
+kruise_status kruise_expr_vars_error(const struct kruise_expr_vars *vars, struct kruise_buf *out);
+
+/**
  * Scales the string form of an int-or-percent (`value`, UTF-8, e.g. "25%") against `total`:
  * `ceil` (`round_up` non-zero) or `floor` of `p * total / 100` in float64, as
  * "rollout.scale_int_or_percent" does. The integer form needs no call: it scales to itself.
@@ -343,6 +461,22 @@ kruise_status kruise_scale_int_or_percent(const uint8_t *value,
                                           uint32_t mode,
                                           int64_t *out_value,
                                           struct kruise_buf *err);
+
+/**
+ * `kruise_scale_int_or_percent` with scalar arguments and result, for hosts where out parameters
+ * cost (cgo, WebAssembly): returns the scaled value, or `KRUISE_SCALE_ERROR` (`INT64_MIN`) for
+ * any error status (bad text, unknown mode, NULL `value` with a length, not UTF-8, a panic) and
+ * for the one value `INT64_MIN`; repeat the call with `kruise_scale_int_or_percent` to tell
+ * them apart and read the error. Allocation-free.
+ *
+ * # Safety
+ * A non-NULL `value` must point to `value_len` readable bytes.
+ */
+int64_t kruise_scale_int_or_percent_value(const uint8_t *value,
+                                          size_t value_len,
+                                          int64_t total,
+                                          uint8_t round_up,
+                                          uint32_t mode);
 
 #ifdef __cplusplus
 }  // extern "C"

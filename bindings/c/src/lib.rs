@@ -35,10 +35,13 @@ pub use limits::{
 };
 pub use resources::{
     KRUISE_VAR_NUMBER, KRUISE_VAR_QUANTITY, kruise_expr, kruise_expr_compile,
-    kruise_expr_compile_strict, kruise_expr_eval, kruise_expr_free, kruise_expr_live_count,
-    kruise_var,
+    kruise_expr_compile_strict, kruise_expr_eval, kruise_expr_eval_into, kruise_expr_free,
+    kruise_expr_live_count, kruise_expr_var_count, kruise_expr_var_index, kruise_expr_vars,
+    kruise_expr_vars_error, kruise_expr_vars_free, kruise_expr_vars_new,
+    kruise_expr_vars_set_number, kruise_expr_vars_set_quantity, kruise_expr_vars_unset, kruise_var,
 };
 pub use rollout::{
-    KRUISE_SCALE_KRUISE, KRUISE_SCALE_LEGACY, KRUISE_SCALE_SCALED, kruise_scale_int_or_percent,
+    KRUISE_SCALE_ERROR, KRUISE_SCALE_KRUISE, KRUISE_SCALE_LEGACY, KRUISE_SCALE_SCALED,
+    kruise_scale_int_or_percent, kruise_scale_int_or_percent_value,
 };
 pub use status::kruise_status;

@@ -8,6 +8,7 @@
 use crate::buf::kruise_buf;
 use crate::panic::{boundary, boundary_void, fail, fail_null, put, text};
 use crate::status::kruise_status;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Live expressions (compiled, not yet freed).
@@ -295,4 +296,342 @@ pub unsafe extern "C" fn kruise_expr_free(expr: *mut kruise_expr) {
 #[unsafe(no_mangle)]
 pub extern "C" fn kruise_expr_live_count() -> usize {
     LIVE.load(Ordering::Relaxed)
+}
+
+/// Variable values bound by position to one compiled expression (opaque), for
+/// [`kruise_expr_eval_into`]: bind once, evaluate many times without passing names or text.
+/// Created by `kruise_expr_vars_new`, released by `kruise_expr_vars_free`. Not thread-safe: one
+/// thread uses it at a time (it keeps the last error).
+pub struct kruise_expr_vars {
+    values: Vec<Bound>,
+    /// The error JSON of the last failed `kruise_expr_eval_into`.
+    error: Vec<u8>,
+    last: kruise_status,
+}
+
+/// One bound value.
+#[cfg_attr(not(feature = "expr"), allow(dead_code))]
+enum Bound {
+    Unset,
+    Number(f64),
+    Quantity(String),
+}
+
+/// The number of distinct variables `expr` reads (0 for NULL). Their positions are what
+/// `kruise_expr_var_index` returns and `kruise_expr_vars_set_*` take.
+///
+/// # Safety
+/// `expr` must be NULL or a live pointer from `kruise_expr_compile`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn kruise_expr_var_count(expr: *const kruise_expr) -> usize {
+    // SAFETY: caller contract.
+    match unsafe { expr.as_ref() } {
+        Some(e) => var_count(e),
+        None => 0,
+    }
+}
+
+#[cfg(feature = "expr")]
+fn var_count(e: &kruise_expr) -> usize {
+    e.inner.variables().len()
+}
+
+#[cfg(not(feature = "expr"))]
+fn var_count(_e: &kruise_expr) -> usize {
+    0
+}
+
+/// The position of the variable `name` (UTF-8, matched exactly against the lower-cased names the
+/// expression reads) among the expression's variables, or -1 when the expression does not read
+/// it (or `expr` is NULL, or `name` is not UTF-8).
+///
+/// # Safety
+/// `expr` must be NULL or a live pointer from `kruise_expr_compile`; a non-NULL `name` must point
+/// to `name_len` readable bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn kruise_expr_var_index(
+    expr: *const kruise_expr,
+    name: *const u8,
+    name_len: usize,
+) -> i64 {
+    // SAFETY: caller contract.
+    let Some(e) = (unsafe { expr.as_ref() }) else {
+        return -1;
+    };
+    // SAFETY: caller contract.
+    match unsafe { text(name, name_len, "name") } {
+        Ok(n) => var_index(e, n),
+        Err(_) => -1,
+    }
+}
+
+#[cfg(feature = "expr")]
+fn var_index(e: &kruise_expr, name: &str) -> i64 {
+    e.inner
+        .variable_index(name)
+        .map_or(-1, |i| i64::try_from(i).unwrap_or(-1))
+}
+
+#[cfg(not(feature = "expr"))]
+fn var_index(_e: &kruise_expr, _name: &str) -> i64 {
+    -1
+}
+
+/// A new set of variable values for `expr`, every variable unbound; NULL when `expr` is NULL.
+/// The caller owns it (free with `kruise_expr_vars_free`) and must use it only with this `expr`.
+///
+/// # Safety
+/// `expr` must be NULL or a live pointer from `kruise_expr_compile`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn kruise_expr_vars_new(expr: *const kruise_expr) -> *mut kruise_expr_vars {
+    // SAFETY: caller contract.
+    let Some(e) = (unsafe { expr.as_ref() }) else {
+        return std::ptr::null_mut();
+    };
+    let n = var_count(e);
+    Box::into_raw(Box::new(kruise_expr_vars {
+        values: (0..n).map(|_| Bound::Unset).collect(),
+        error: Vec::new(),
+        last: kruise_status::KRUISE_OK,
+    }))
+}
+
+/// Releases a set from `kruise_expr_vars_new`. NULL is fine; must not be called twice.
+///
+/// # Safety
+/// `vars` must be NULL or a pointer from `kruise_expr_vars_new` not yet freed.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn kruise_expr_vars_free(vars: *mut kruise_expr_vars) {
+    if !vars.is_null() {
+        // SAFETY: caller contract: produced by `Box::into_raw` in `kruise_expr_vars_new`.
+        drop(unsafe { Box::from_raw(vars) });
+    }
+}
+
+/// Binds variable `index` to the quantity text `value` (UTF-8, copied; parsed at evaluation, so
+/// text that is not a quantity gives `invalid_quantity` from `kruise_expr_eval_into`, as with
+/// `kruise_expr_eval`). Returns `KRUISE_OK`, `KRUISE_NULL_PARAMETER` (`vars` NULL, or `value` NULL
+/// with a length), `KRUISE_INVALID_ARGUMENT` (index out of range) or `KRUISE_INVALID_UTF8`.
+///
+/// # Safety
+/// `vars` must be NULL or a live pointer from `kruise_expr_vars_new`; a non-NULL `value` must
+/// point to `value_len` readable bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn kruise_expr_vars_set_quantity(
+    vars: *mut kruise_expr_vars,
+    index: usize,
+    value: *const u8,
+    value_len: usize,
+) -> kruise_status {
+    // SAFETY: caller contract.
+    let Some(v) = (unsafe { vars.as_mut() }) else {
+        return kruise_status::KRUISE_NULL_PARAMETER;
+    };
+    // SAFETY: caller contract.
+    let s = match unsafe { text(value, value_len, "value") } {
+        Ok(s) => s,
+        Err((st, _)) => return st,
+    };
+    match v.values.get_mut(index) {
+        Some(Bound::Quantity(q)) => {
+            q.clear();
+            q.push_str(s);
+        }
+        Some(b) => *b = Bound::Quantity(s.to_owned()),
+        None => return kruise_status::KRUISE_INVALID_ARGUMENT,
+    }
+    kruise_status::KRUISE_OK
+}
+
+/// Binds variable `index` to the plain number `value`. Returns `KRUISE_OK`,
+/// `KRUISE_NULL_PARAMETER` or `KRUISE_INVALID_ARGUMENT` (index out of range).
+///
+/// # Safety
+/// `vars` must be NULL or a live pointer from `kruise_expr_vars_new`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn kruise_expr_vars_set_number(
+    vars: *mut kruise_expr_vars,
+    index: usize,
+    value: f64,
+) -> kruise_status {
+    // SAFETY: caller contract.
+    let Some(v) = (unsafe { vars.as_mut() }) else {
+        return kruise_status::KRUISE_NULL_PARAMETER;
+    };
+    match v.values.get_mut(index) {
+        Some(b) => *b = Bound::Number(value),
+        None => return kruise_status::KRUISE_INVALID_ARGUMENT,
+    }
+    kruise_status::KRUISE_OK
+}
+
+/// Unbinds variable `index` (evaluating then gives `undefined_variable` if it is read). Returns
+/// `KRUISE_OK`, `KRUISE_NULL_PARAMETER` or `KRUISE_INVALID_ARGUMENT`.
+///
+/// # Safety
+/// `vars` must be NULL or a live pointer from `kruise_expr_vars_new`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn kruise_expr_vars_unset(
+    vars: *mut kruise_expr_vars,
+    index: usize,
+) -> kruise_status {
+    // SAFETY: caller contract.
+    let Some(v) = (unsafe { vars.as_mut() }) else {
+        return kruise_status::KRUISE_NULL_PARAMETER;
+    };
+    match v.values.get_mut(index) {
+        Some(b) => *b = Bound::Unset,
+        None => return kruise_status::KRUISE_INVALID_ARGUMENT,
+    }
+    kruise_status::KRUISE_OK
+}
+
+/// Evaluates `expr` with the values bound in `vars` and prints the result (the text
+/// `kruise_expr_eval` returns) into the caller's buffer `out[0..cap]`, without allocating.
+///
+/// Returns the result's length in bytes when it is 0 or more: when it is at most `cap` the text
+/// is in `out`, otherwise nothing useful was written and the call should be repeated with a
+/// buffer of at least that length. A negative return is minus a `kruise_status` (e.g.
+/// `-KRUISE_DECISION_ERROR`); the error JSON is then kept in `vars` and read with
+/// `kruise_expr_vars_error`. `out` may be NULL when `cap` is 0.
+///
+/// # Safety
+/// `expr` must be NULL or a live pointer from `kruise_expr_compile`; `vars` NULL or a live pointer
+/// from `kruise_expr_vars_new` made for this `expr` and not used by another thread at the same
+/// time; a non-NULL `out` must point to `cap` writable bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn kruise_expr_eval_into(
+    expr: *const kruise_expr,
+    vars: *mut kruise_expr_vars,
+    out: *mut u8,
+    cap: usize,
+) -> i64 {
+    // SAFETY: caller contract.
+    let Some(v) = (unsafe { vars.as_mut() }) else {
+        return -(kruise_status::KRUISE_NULL_PARAMETER as i64);
+    };
+    // SAFETY: caller contract.
+    let Some(e) = (unsafe { expr.as_ref() }) else {
+        return v.failed(kruise_status::KRUISE_NULL_PARAMETER, "expr: NULL pointer");
+    };
+    if out.is_null() && cap != 0 {
+        return v.failed(
+            kruise_status::KRUISE_NULL_PARAMETER,
+            format!("out: NULL pointer with capacity {cap}"),
+        );
+    }
+    let mut w = OutBuf {
+        ptr: out,
+        cap,
+        len: 0,
+    };
+    let st = match catch_unwind(AssertUnwindSafe(|| eval_into(e, v, &mut w))) {
+        Ok(st) => st,
+        Err(_) => {
+            return v.failed(
+                kruise_status::KRUISE_PANIC,
+                "panic caught at the C boundary",
+            );
+        }
+    };
+    if st == kruise_status::KRUISE_OK {
+        i64::try_from(w.len).unwrap_or(i64::MAX)
+    } else {
+        -(st as i64)
+    }
+}
+
+/// The error JSON of the last `kruise_expr_eval_into` on `vars` that failed, copied into `out`
+/// (caller frees with `kruise_buf_free`); the return value is that call's status (`KRUISE_OK`
+/// and an empty buffer when none failed yet).
+///
+/// # Safety
+/// `vars` must be NULL (gives `KRUISE_NULL_PARAMETER`) or a live pointer from
+/// `kruise_expr_vars_new`; `out` must be NULL or point to a writable `kruise_buf`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn kruise_expr_vars_error(
+    vars: *const kruise_expr_vars,
+    out: *mut kruise_buf,
+) -> kruise_status {
+    boundary(out, || {
+        put(out, kruise_buf::EMPTY);
+        // SAFETY: caller contract.
+        let Some(v) = (unsafe { vars.as_ref() }) else {
+            return fail_null(out, "vars");
+        };
+        put(out, kruise_buf::from_vec(v.error.clone()));
+        v.last
+    })
+}
+
+impl kruise_expr_vars {
+    /// Records a failure and returns its negated status.
+    fn failed(&mut self, st: kruise_status, message: impl Into<String>) -> i64 {
+        let json = serde_json::json!({"error": {"kind": st.kind(), "message": message.into()}});
+        self.error = json.to_string().into_bytes();
+        self.last = st;
+        -(st as i64)
+    }
+}
+
+/// A caller's byte buffer as a `fmt::Write` that counts what does not fit.
+struct OutBuf {
+    ptr: *mut u8,
+    cap: usize,
+    len: usize,
+}
+
+impl std::fmt::Write for OutBuf {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        let end = self.len.saturating_add(s.len());
+        if end <= self.cap {
+            // SAFETY: `ptr` points to `cap` writable bytes (the caller contract of
+            // `kruise_expr_eval_into`) and `len..end` lies within them.
+            unsafe { std::ptr::copy_nonoverlapping(s.as_ptr(), self.ptr.add(self.len), s.len()) };
+        }
+        self.len = end;
+        Ok(())
+    }
+}
+
+#[cfg(feature = "expr")]
+fn eval_into(e: &kruise_expr, v: &mut kruise_expr_vars, w: &mut OutBuf) -> kruise_status {
+    use kcore::resources::Var;
+    fn bind(b: &Bound) -> Option<Var<'_>> {
+        match b {
+            Bound::Unset => None,
+            Bound::Number(x) => Some(Var::Number(*x)),
+            Bound::Quantity(q) => Some(Var::Quantity(q.as_str())),
+        }
+    }
+    let res = if v.values.len() <= 8 {
+        let mut tmp = [None; 8];
+        for (t, b) in tmp.iter_mut().zip(&v.values) {
+            *t = bind(b);
+        }
+        e.inner
+            .eval_indexed(&tmp[..v.values.len()])
+            .map(|val| val.write_to(w))
+    } else {
+        let tmp: Vec<Option<Var<'_>>> = v.values.iter().map(bind).collect();
+        e.inner.eval_indexed(&tmp).map(|val| val.write_to(w))
+    };
+    match res {
+        Ok(_) => kruise_status::KRUISE_OK,
+        Err(err) => {
+            let st = kruise_status::of_core(&err);
+            v.error = err.to_json().to_string().into_bytes();
+            v.last = st;
+            st
+        }
+    }
+}
+
+#[cfg(not(feature = "expr"))]
+fn eval_into(_e: &kruise_expr, v: &mut kruise_expr_vars, _w: &mut OutBuf) -> kruise_status {
+    v.failed(
+        kruise_status::KRUISE_UNSUPPORTED,
+        "built without the `expr` feature of kruise-core-c",
+    );
+    kruise_status::KRUISE_UNSUPPORTED
 }

@@ -79,6 +79,43 @@ pub unsafe extern "C" fn kruise_scale_int_or_percent(
     })
 }
 
+/// What `kruise_scale_int_or_percent_value` returns when it cannot answer: the input is an
+/// error, or the answer is this very number (`INT64_MIN`). Call `kruise_scale_int_or_percent`
+/// with the same arguments then, for the value or the error JSON.
+pub const KRUISE_SCALE_ERROR: i64 = i64::MIN;
+
+/// `kruise_scale_int_or_percent` with scalar arguments and result, for hosts where out parameters
+/// cost (cgo, WebAssembly): returns the scaled value, or `KRUISE_SCALE_ERROR` (`INT64_MIN`) for
+/// any error status (bad text, unknown mode, NULL `value` with a length, not UTF-8, a panic) and
+/// for the one value `INT64_MIN`; repeat the call with `kruise_scale_int_or_percent` to tell
+/// them apart and read the error. Allocation-free.
+///
+/// # Safety
+/// A non-NULL `value` must point to `value_len` readable bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn kruise_scale_int_or_percent_value(
+    value: *const u8,
+    value_len: usize,
+    total: i64,
+    round_up: u8,
+    mode: u32,
+) -> i64 {
+    let flavour = match mode {
+        KRUISE_SCALE_SCALED => Flavour::Scaled,
+        KRUISE_SCALE_LEGACY => Flavour::Legacy,
+        KRUISE_SCALE_KRUISE => Flavour::Kruise,
+        _ => return KRUISE_SCALE_ERROR,
+    };
+    // SAFETY: caller contract.
+    let Ok(s) = (unsafe { text(value, value_len, "value") }) else {
+        return KRUISE_SCALE_ERROR;
+    };
+    std::panic::catch_unwind(|| kcore::intstr::scale_str(s, total, round_up != 0, flavour))
+        .ok()
+        .and_then(|r| r.ok())
+        .unwrap_or(KRUISE_SCALE_ERROR)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,5 +157,23 @@ mod tests {
             scale("1%", 10, 1, 9).0,
             kruise_status::KRUISE_INVALID_ARGUMENT
         );
+    }
+
+    fn value(s: &str, total: i64, up: u8, mode: u32) -> i64 {
+        // SAFETY: valid pointers for the duration of the call.
+        unsafe { kruise_scale_int_or_percent_value(s.as_ptr(), s.len(), total, up, mode) }
+    }
+
+    #[test]
+    fn scalar_form_matches_the_full_one() {
+        assert_eq!(value("25%", 10, 1, KRUISE_SCALE_SCALED), 3);
+        assert_eq!(value("25%", 10, 0, KRUISE_SCALE_SCALED), 2);
+        assert_eq!(value("5%0", 10, 0, KRUISE_SCALE_LEGACY), 5);
+        assert_eq!(value("33.3%", 1000, 0, KRUISE_SCALE_KRUISE), 333);
+        assert_eq!(value("5%0", 10, 1, KRUISE_SCALE_SCALED), KRUISE_SCALE_ERROR);
+        assert_eq!(value("1%", 10, 1, 9), KRUISE_SCALE_ERROR);
+        // SAFETY: NULL with a length is refused before it is read.
+        let null = unsafe { kruise_scale_int_or_percent_value(std::ptr::null(), 3, 10, 1, 0) };
+        assert_eq!(null, KRUISE_SCALE_ERROR);
     }
 }

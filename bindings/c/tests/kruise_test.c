@@ -219,6 +219,33 @@ static void test_expr(void) {
   kruise_buf_free(out);
   CHECK(kruise_expr_eval(e, NULL, 2, &out) == KRUISE_NULL_PARAMETER, "NULL vars with length");
   kruise_buf_free(out);
+
+  /* variables bound by position, result printed into a caller buffer */
+  CHECK(kruise_expr_var_count(e) == 1, "var count");
+  CHECK(kruise_expr_var_index(e, u("cpu"), 3) == 0 && kruise_expr_var_index(e, u("mem"), 3) == -1, "var index");
+  kruise_expr_vars *bv = kruise_expr_vars_new(e);
+  CHECK(bv != NULL, "vars_new");
+  uint8_t res[16];
+  int64_t n64 = kruise_expr_eval_into(e, bv, res, sizeof res);
+  CHECK(n64 == -(int64_t)KRUISE_DECISION_ERROR, "unbound: %lld", (long long)n64);
+  CHECK(kruise_expr_vars_error(bv, &out) == KRUISE_DECISION_ERROR && buf_has(out, "undefined_variable"), "vars_error");
+  kruise_buf_free(out);
+  CHECK(kruise_expr_vars_set_quantity(bv, 0, u("200m"), 4) == KRUISE_OK, "set");
+  CHECK(kruise_expr_vars_set_quantity(bv, 1, u("200m"), 4) == KRUISE_INVALID_ARGUMENT, "set out of range");
+  n64 = kruise_expr_eval_into(e, bv, res, sizeof res);
+  CHECK(n64 == 4 && memcmp(res, "100m", 4) == 0, "eval_into: %lld", (long long)n64);
+  CHECK(kruise_expr_eval_into(e, bv, res, 2) == 4, "short buffer reports the length");
+  CHECK(kruise_expr_vars_set_number(bv, 0, 3.0) == KRUISE_OK, "set number");
+  n64 = kruise_expr_eval_into(e, bv, res, sizeof res);
+  st = kruise_expr_eval(e, &n, 1, &out); /* the same as kruise_expr_eval with the number */
+  CHECK(st == KRUISE_OK && n64 == (int64_t)out.len && memcmp(res, out.ptr, out.len) == 0,
+        "number: %lld %.*s", (long long)n64, (int)(n64 > 0 ? n64 : 0), (const char *)res);
+  kruise_buf_free(out);
+  CHECK(kruise_expr_vars_set_quantity(bv, 0, u("2x"), 2) == KRUISE_OK, "set bad");
+  CHECK(kruise_expr_eval_into(e, bv, res, sizeof res) == -(int64_t)KRUISE_DECISION_ERROR, "bad quantity");
+  CHECK(kruise_expr_vars_error(bv, &out) == KRUISE_DECISION_ERROR && buf_has(out, "variables.cpu"), "bad quantity field");
+  kruise_buf_free(out);
+  kruise_expr_vars_free(bv);
   kruise_expr_free(e);
 
   /* compile errors */

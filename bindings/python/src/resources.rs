@@ -16,7 +16,19 @@ pub(crate) struct Expression {
     source: String,
     #[cfg(feature = "expr")]
     inner: kcore::resources::Expression,
+    /// The variables the expression reads, interned (kwargs keys are interned too, so the dict
+    /// lookups of the fast path compare pointers).
+    #[cfg(feature = "expr")]
+    names: Vec<Py<PyString>>,
+    /// Per variable: the last `str` value seen and its text (the object is kept alive, so the
+    /// same object again means the same text; a constant quantity is converted once).
+    #[cfg(feature = "expr")]
+    seen: std::sync::Mutex<Vec<Option<Seen>>>,
 }
+
+/// A `str` variable value seen by `eval`'s fast path, and its text.
+#[cfg(feature = "expr")]
+type Seen = (Py<PyString>, String);
 
 /// A variable's value taken from Python.
 #[cfg_attr(not(feature = "expr"), allow(dead_code))]
@@ -59,9 +71,16 @@ impl Expression {
                 kcore::resources::Expression::compile(src)
             };
             let inner = compiled.map_err(|e| to_py_err(py, &e))?;
+            let names: Vec<Py<PyString>> = inner
+                .variables()
+                .map(|n| PyString::intern(py, n).unbind())
+                .collect();
+            let seen = std::sync::Mutex::new(names.iter().map(|_| None).collect());
             Ok(Expression {
                 source: src.to_owned(),
                 inner,
+                names,
+                seen,
             })
         }
         #[cfg(not(feature = "expr"))]
@@ -80,6 +99,10 @@ impl Expression {
     /// Evaluates with the given variables; returns the printed result (what `resources.eval` returns).
     #[pyo3(signature = (**vars))]
     fn eval(&self, py: Python<'_>, vars: Option<&Bound<'_, PyDict>>) -> PyResult<String> {
+        #[cfg(feature = "expr")]
+        if let Some(r) = self.fast_eval(py, vars) {
+            return r;
+        }
         let mut values: Vec<(String, Value)> = Vec::new();
         if let Some(vars) = vars {
             for (k, v) in vars.iter() {
@@ -125,6 +148,75 @@ impl Expression {
 }
 
 impl Expression {
+    /// The fast path of `eval`: the variables are looked up by the expression's interned names
+    /// and passed by position (`eval_indexed`), `str` values converted once per object. `None`
+    /// hands the call to the general path, which gives the same result and reports every
+    /// argument error: an argument the expression does not read, a value that is not a plain
+    /// `str`/`int`/`float`, text that is not Unicode, a number out of range, or the cache busy.
+    #[cfg(feature = "expr")]
+    fn fast_eval(
+        &self,
+        py: Python<'_>,
+        vars: Option<&Bound<'_, PyDict>>,
+    ) -> Option<PyResult<String>> {
+        use kcore::resources::Var;
+        const MAX: usize = 8;
+        if self.names.len() > MAX {
+            return None;
+        }
+        let mut seen = self.seen.try_lock().ok()?;
+        let mut nums = [None::<f64>; MAX];
+        let mut given = [false; MAX];
+        let mut matched = 0;
+        if let Some(d) = vars {
+            for (i, name) in self.names.iter().enumerate() {
+                let Some(v) = d.get_item(name.bind(py)).ok()? else {
+                    continue;
+                };
+                matched += 1;
+                given[i] = true;
+                if v.is_exact_instance_of::<PyString>() {
+                    let slot = seen.get_mut(i)?;
+                    if !matches!(slot, Some((o, _)) if o.as_ptr() == v.as_ptr()) {
+                        let text = v.cast::<PyString>().ok()?.to_cow().ok()?.into_owned();
+                        *slot = Some((v.cast_into::<PyString>().ok()?.unbind(), text));
+                    }
+                } else if (v.is_exact_instance_of::<PyInt>() || v.is_exact_instance_of::<PyFloat>())
+                    && let Ok(x) = v.extract::<f64>()
+                {
+                    *nums.get_mut(i)? = Some(x);
+                } else {
+                    return None;
+                }
+            }
+            if matched != d.len() {
+                return None;
+            }
+        }
+        let mut bound = [None::<Var<'_>>; MAX];
+        for (i, b) in bound.iter_mut().enumerate().take(self.names.len()) {
+            if !given[i] {
+                continue;
+            }
+            *b = match nums[i] {
+                Some(x) => Some(Var::Number(x)),
+                None => seen
+                    .get(i)
+                    .and_then(|s| s.as_ref())
+                    .map(|(_, t)| Var::Quantity(t.as_str())),
+            };
+        }
+        let out = match self.inner.eval_indexed(&bound[..self.names.len()]) {
+            Ok(v) => {
+                let mut s = String::with_capacity(16);
+                let _ = v.write_to(&mut s);
+                Ok(s)
+            }
+            Err(e) => Err(to_py_err(py, &e)),
+        };
+        Some(out)
+    }
+
     #[cfg(feature = "expr")]
     fn eval_values(&self, py: Python<'_>, values: &[(String, Value)]) -> PyResult<String> {
         use kcore::resources::Var;

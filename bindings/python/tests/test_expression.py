@@ -83,3 +83,24 @@ def test_typed_path_agrees_with_vectors(case: dict[str, Any]) -> None:
         assert info.value.kind == case["expect_error"]
     else:
         assert Expression(inp["expr"]).eval(**variables) == case["expect"]
+
+
+def test_repeated_and_changing_values_agree_with_call() -> None:
+    # eval's fast path keeps the last str object per variable; every combination must still give
+    # what resources.eval gives.
+    e = Expression("max(cpu*50%, 50m) + mem*0")
+    for cpu, mem in [("200m", 1), ("200m", 1), ("20m", 2.5), ("1", "1Gi"), ("1", "1Gi"), (3, 0)]:
+        want = kruise_core.call("resources.eval", {"expr": e.source, "variables": {"cpu": cpu, "mem": mem}})
+        assert e.eval(cpu=cpu, mem=mem) == want
+    q = "".join(["3", "00m"])  # a different object with the same text
+    assert e.eval(cpu=q, mem=0) == kruise_core.call("resources.eval", {"expr": e.source, "variables": {"cpu": "300m", "mem": 0}})
+    with pytest.raises(kruise_core.KruiseError) as info:
+        e.eval(cpu="2x", mem=0)
+    assert info.value.kind == "invalid_quantity"
+    # arguments the expression does not read are still checked, and names match lower-cased
+    with pytest.raises(kruise_core.KruiseError):
+        e.eval(cpu="1", mem=0, other=None)  # type: ignore[arg-type]
+    assert e.eval(cpu="1", mem=0, CPU="bad") == e.eval(cpu="1", mem=0)
+    with pytest.raises(kruise_core.KruiseError) as info:
+        e.eval(mem=0)
+    assert info.value.kind == "undefined_variable"

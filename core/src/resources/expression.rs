@@ -118,6 +118,10 @@ pub struct Expression {
     prog: Program,
     code: Box<[Ins]>,
     has_vars: bool,
+    /// The variables the expression reads, in order of first use: indices into `prog.names`.
+    vars: Box<[u32]>,
+    /// For each entry of `prog.names`: its index in `vars` (`u32::MAX` for a function name).
+    slot_of: Box<[u32]>,
 }
 
 /// The single "last error wins" slot of the reference calculator (`Calculator.lastError`);
@@ -365,11 +369,24 @@ impl Expression {
         let prog = compile(src.as_bytes());
         let has_vars = prog.ops.iter().any(|op| matches!(op, Op::Var(_)));
         let code = resolve(src, &prog);
+        let mut vars = Vec::new();
+        let mut slot_of = vec![u32::MAX; prog.names.len()];
+        for op in &prog.ops {
+            if let Op::Var(i) = *op
+                && let Some(s) = slot_of.get_mut(i as usize)
+                && *s == u32::MAX
+            {
+                *s = vars.len() as u32;
+                vars.push(i);
+            }
+        }
         Expression {
             src: src.into(),
             prog,
             code,
             has_vars,
+            vars: vars.into(),
+            slot_of: slot_of.into(),
         }
     }
 
@@ -432,7 +449,45 @@ impl Expression {
     pub fn eval<'a>(&'a self, vars: &[(&str, Var<'a>)]) -> Result<Value<'a>> {
         let bad = Cell::new(None);
         let mut m = Machine::new();
-        self.run(&mut m, |name: &str| lookup_var(vars, name, &bad));
+        self.run(&mut m, |_, name: &str| lookup_var(vars, name, &bad));
+        check_bad(&bad)?;
+        m.finish(&self.src, self.prog.syntax_error)
+    }
+
+    /// The variables the expression reads (lower-cased, as they are looked up), each once, in
+    /// order of first use. [`Expression::eval_indexed`] takes their values in this order.
+    pub fn variables(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
+        self.vars.iter().map(|&i| {
+            self.prog
+                .names
+                .get(i as usize)
+                .map_or("", |n| n.text(&self.src))
+        })
+    }
+
+    /// The position of `name` in [`Expression::variables`], if the expression reads it.
+    pub fn variable_index(&self, name: &str) -> Option<usize> {
+        self.variables().position(|n| n == name)
+    }
+
+    /// [`Expression::eval`] with the variables given by position: `vars[i]` is the value of
+    /// `variables()[i]` (`None`, or a missing entry, leaves it unbound: `undefined_variable`).
+    /// Skips the name lookups of [`Expression::eval`]; same results and errors otherwise.
+    pub fn eval_indexed<'a>(&'a self, vars: &[Option<Var<'a>>]) -> Result<Value<'a>> {
+        let bad = Cell::new(None);
+        let mut m = Machine::new();
+        self.run(&mut m, |slot, name: &str| {
+            match vars.get(slot as usize).copied().flatten()? {
+                Var::Number(n) => Some(Found::Slot(Slot::Num(n))),
+                Var::Quantity(s) => match parse_slot(s) {
+                    Ok(f) => Some(f),
+                    Err(_) => {
+                        bad.set(Some((name, s)));
+                        None
+                    }
+                },
+            }
+        });
         check_bad(&bad)?;
         m.finish(&self.src, self.prog.syntax_error)
     }
@@ -442,7 +497,7 @@ impl Expression {
     /// values' text is borrowed.
     pub fn eval_values<'a>(&'a self, vars: &[(&str, Value<'a>)]) -> Result<Value<'a>> {
         let mut m = Machine::new();
-        self.run(&mut m, |name: &str| {
+        self.run(&mut m, |_, name: &str| {
             vars.iter()
                 .find(|(k, _)| *k == name)
                 .map(|(_, v)| Found::Value(v.clone()))
@@ -497,7 +552,7 @@ impl Expression {
     /// Runs the postfix program: every construct is evaluated, a failing one yields "no value"
     /// and overwrites the error slot.
     #[inline]
-    fn run<'a, F: Fn(&str) -> Option<Found<'a>>>(&'a self, m: &mut Machine<'a>, lookup: F) {
+    fn run<'a, F: Fn(u32, &'a str) -> Option<Found<'a>>>(&'a self, m: &mut Machine<'a>, lookup: F) {
         for ins in self.code.iter() {
             match *ins {
                 Ins::Num(n) => m.push_slot(Slot::Num(n)),
@@ -531,7 +586,10 @@ impl Expression {
                     None => m.push(None),
                 },
                 Ins::Var(i) => match self.prog.names.get(i as usize) {
-                    Some(n) => match lookup(n.text(&self.src)) {
+                    Some(n) => match lookup(
+                        self.slot_of.get(i as usize).copied().unwrap_or(u32::MAX),
+                        n.text(&self.src),
+                    ) {
                         Some(f) => m.push_found(f),
                         None => m.fail(Recorded::Undefined(n.span.0, n.span.1)),
                     },
@@ -592,17 +650,23 @@ fn resolve(src: &str, prog: &Program) -> Box<[Ins]> {
 #[inline]
 fn print(v: &Value<'_>) -> String {
     let mut s = String::with_capacity(24);
-    let _ = match v {
-        Value::Quantity(q) => match q.retained_text() {
-            Some(t) => {
-                s.push_str(t);
-                Ok(())
-            }
-            None => crate::quantity::print::write_canonical(q, &mut s),
-        },
-        Value::Number(n) => write_go_g(*n, &mut s),
-    };
+    let _ = v.write_to(&mut s);
     s
+}
+
+impl Value<'_> {
+    /// Prints the value (`Value.String`, what `resources.eval` returns) into `out` without an
+    /// intermediate string: the retained text of a quantity, its canonical form, or Go `%g`.
+    #[inline]
+    pub fn write_to<W: fmt::Write>(&self, out: &mut W) -> fmt::Result {
+        match self {
+            Value::Quantity(q) => match q.retained_text() {
+                Some(t) => out.write_str(t),
+                None => crate::quantity::print::write_canonical(q, out),
+            },
+            Value::Number(n) => write_go_g(*n, out),
+        }
+    }
 }
 
 /// Looks a `Var` up; a quantity text that does not parse is remembered in `bad`.

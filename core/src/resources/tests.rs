@@ -293,3 +293,42 @@ fn sidecar_decision_typed() {
         serde_json::json!({"limits": {}, "requests": {"cpu": "500m"}})
     );
 }
+
+#[test]
+fn eval_indexed_matches_eval_by_name() {
+    use super::{Expression, Var};
+    let e = Expression::compile("max(cpu*50%, 50m) + MEM * 0 + cpu * 0").unwrap();
+    assert_eq!(e.variables().collect::<Vec<_>>(), ["cpu", "mem"]);
+    assert_eq!(e.variable_index("mem"), Some(1));
+    assert_eq!(e.variable_index("MEM"), None);
+    let cases: &[[Option<Var<'_>>; 2]] = &[
+        [Some(Var::Quantity("200m")), Some(Var::Number(1.0))],
+        [Some(Var::Quantity("20m")), Some(Var::Quantity("1Gi"))],
+        [Some(Var::Quantity("2x")), Some(Var::Number(0.0))],
+        [Some(Var::Number(-3.0)), Some(Var::Number(0.0))],
+        [None, Some(Var::Number(0.0))],
+        [Some(Var::Quantity("1")), None],
+    ];
+    for c in cases {
+        let named: Vec<(&str, Var<'_>)> = ["cpu", "mem"]
+            .iter()
+            .zip(c)
+            .filter_map(|(n, v)| v.map(|v| (*n, v)))
+            .collect();
+        let by_name = e.eval(&named).map(|v| v.to_string());
+        let indexed = e.eval_indexed(c).map(|v| v.to_string());
+        assert_eq!(by_name, indexed, "{c:?}");
+        let mut printed = String::new();
+        if let Ok(v) = e.eval_indexed(c) {
+            v.write_to(&mut printed).unwrap();
+            assert_eq!(Ok(printed), by_name);
+        }
+    }
+    // a shorter slice leaves the rest unbound
+    assert_eq!(
+        e.eval_indexed(&[Some(Var::Quantity("1"))])
+            .map(|v| v.to_string()),
+        e.eval(&[("cpu", Var::Quantity("1"))])
+            .map(|v| v.to_string())
+    );
+}
