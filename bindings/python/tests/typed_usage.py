@@ -4,7 +4,7 @@ literal TypedDict inputs, using the outputs. Also run by pytest (test_typed_usag
 from __future__ import annotations
 
 import kruise_core
-from kruise_core import allocation, api, compat, cron, pub, resources, rollout, sidecarset
+from kruise_core import allocation, api, compat, cron, distribution, jobsidecar, pub, resources, rollout, sidecarset
 
 
 def rollout_example() -> int:
@@ -67,6 +67,51 @@ def sidecarset_example() -> sidecarset.MatchReason:
     return out["reason"]
 
 
+def jobsidecar_example() -> list[str]:
+    out: jobsidecar.DecideOutput = jobsidecar.decide(
+        {
+            "pod": {
+                "metadata": {"uid": "87076677", "name": "job-a"},
+                "spec": {
+                    "nodeName": "node-a",
+                    "restartPolicy": "Never",
+                    "containers": [
+                        {"name": "main"},
+                        {"name": "sidecar", "env": [{"name": "KRUISE_TERMINATE_SIDECAR_WHEN_JOB_EXIT", "value": "true"}]},
+                    ],
+                },
+                "status": {
+                    "phase": "Running",
+                    "containerStatuses": [
+                        {"name": "main", "state": {"terminated": {"exitCode": 0}}},
+                        {"name": "sidecar", "state": {}},
+                    ],
+                },
+            },
+            "node": {"metadata": {"labels": {}}},
+        }
+    )
+    crr = out["containerRecreateRequest"]
+    assert crr is not None
+    return list(crr["containers"])
+
+
+def distribution_example() -> list[str]:
+    out: distribution.TargetsOutput = distribution.targets(
+        {
+            "resourceDistribution": {
+                "metadata": {"name": "rd"},
+                "spec": {
+                    "resource": {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s"}, "data": {"k": "dg=="}},
+                    "targets": {"includedNamespaces": {"list": [{"name": "ns-1"}]}},
+                },
+            },
+            "namespaces": [{"metadata": {"name": "ns-1"}}, {"metadata": {"name": "ns-2"}}],
+        }
+    )
+    return list(out["matchedNamespaces"])
+
+
 def main() -> None:
     assert rollout_example() == 6
     assert allocation_example() == 3
@@ -77,6 +122,8 @@ def main() -> None:
     assert api_example() is True
     assert compat_example() is True
     assert sidecarset_example() == "webhook_namespace_excluded"
+    assert jobsidecar_example() == ["sidecar"]
+    assert distribution_example() == ["ns-1"]
 
 
 if __name__ == "__main__":

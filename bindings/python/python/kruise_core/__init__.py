@@ -40,7 +40,7 @@ from ._kruise_core import (
 )
 from ._typed import ErrorKind
 
-from . import allocation, api, compat, cron, k8s, pub, resources, rollout, sidecarset
+from . import allocation, api, compat, cron, distribution, jobsidecar, k8s, pub, resources, rollout, sidecarset
 
 __all__ = [
     "DEFAULT_MAX_INPUT_BYTES",
@@ -56,7 +56,9 @@ __all__ = [
     "call",
     "call_json",
     "cron",
+    "distribution",
     "fn_ids",
+    "jobsidecar",
     "k8s",
     "matches",
     "max_input_bytes",
