@@ -112,6 +112,9 @@ type DistributionDistributionStatus struct {
 // DistributionLabelSelector is K8sLabelSelector, the `LabelSelector` the families share (zz_generated_k8s.go).
 type DistributionLabelSelector = K8sLabelSelector
 
+// DistributionNamespace is K8sNamespace, the `Namespace` the families share (zz_generated_k8s.go).
+type DistributionNamespace = K8sNamespace
+
 // DistributionNamespaceAction is `NamespaceAction` of the distribution family's schemas.
 //
 // One namespace and its action.
@@ -123,28 +126,11 @@ type DistributionNamespaceAction struct {
 	Namespace string `json:"namespace"`
 }
 
-// DistributionNamespaceMeta is `NamespaceMeta` of the distribution family's schemas.
-//
-// Namespace `metadata` members read.
-type DistributionNamespaceMeta struct {
-	// `metadata.deletionTimestamp`; only its presence matters: a terminating namespace gets no
-	// copy (`NamespaceNotExists`) and loses none.
-	DeletionTimestamp *string `json:"deletionTimestamp,omitempty"`
+// DistributionObjectMeta is K8sObjectMeta, the `ObjectMeta` the families share (zz_generated_k8s.go).
+type DistributionObjectMeta = K8sObjectMeta
 
-	// `metadata.labels`; null or absent: none.
-	Labels *map[string]string `json:"labels,omitempty"`
-
-	// `metadata.name`; must not be empty.
-	Name *string `json:"name,omitempty"`
-}
-
-// DistributionNamespaceObject is `NamespaceObject` of the distribution family's schemas.
-//
-// A Namespace object, reduced to the members read.
-type DistributionNamespaceObject struct {
-	// `metadata`; absent or null: the zero metadata.
-	Metadata *DistributionNamespaceMeta `json:"metadata,omitempty"`
-}
+// DistributionOwnerReference is K8sOwnerReference, the `OwnerReference` the families share (zz_generated_k8s.go).
+type DistributionOwnerReference = K8sOwnerReference
 
 // DistributionRequirement is K8sRequirement, the `Requirement` the families share (zz_generated_k8s.go).
 type DistributionRequirement = K8sRequirement
@@ -211,7 +197,7 @@ type DistributionTargetsInput struct {
 	// Every Namespace of the cluster (whole objects may be passed): `metadata.name`,
 	// `metadata.labels`, `metadata.deletionTimestamp`. Null: none. Names must be unique and
 	// non-empty.
-	Namespaces *[]*DistributionNamespaceObject `json:"namespaces,omitempty"`
+	Namespaces *[]*K8sNamespace `json:"namespaces,omitempty"`
 
 	// The time written as `lastTransitionTime` of a condition whose status changes (RFC 3339).
 	// Null or absent: such a condition's `lastTransitionTime` is null.

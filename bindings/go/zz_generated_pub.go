@@ -134,61 +134,11 @@ type PubClassifyUpdateInput struct {
 // PubCondition is K8sCondition, the `Condition` the families share (zz_generated_k8s.go).
 type PubCondition = K8sCondition
 
-// PubContainer is `Container` of the pub family's schemas.
-//
-// One container: name, image, env, resources, resizePolicy typed; the rest verbatim.
-type PubContainer struct {
-	// `env`.
-	Env *[]PubEnvVar `json:"env,omitempty"`
+// PubContainerState is K8sContainerState, the `ContainerState` the families share (zz_generated_k8s.go).
+type PubContainerState = K8sContainerState
 
-	// `image` (absent = `""`).
-	Image *string `json:"image,omitempty"`
-
-	// `name`.
-	Name *string `json:"name,omitempty"`
-
-	// `resizePolicy`.
-	ResizePolicy *[]PubResizePolicy `json:"resizePolicy,omitempty"`
-
-	// `resources`.
-	Resources *PubResources `json:"resources,omitempty"`
-
-	// Extra holds the other members, kept verbatim.
-	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// UnmarshalJSON reads the known members and keeps the others in Extra.
-func (v *PubContainer) UnmarshalJSON(b []byte) error {
-	type plain PubContainer
-	var p plain
-	extra, err := unmarshalOpen(b, &p, "env", "image", "name", "resizePolicy", "resources")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = PubContainer(p)
-	return nil
-}
-
-// MarshalJSON writes the known members and those of Extra.
-func (v PubContainer) MarshalJSON() ([]byte, error) {
-	type plain PubContainer
-	return marshalOpen(plain(v), v.Extra)
-}
-
-// PubContainerStatus is `ContainerStatus` of the pub family's schemas.
-//
-// One container status.
-type PubContainerStatus struct {
-	// `image` as the kubelet reports it.
-	Image *string `json:"image,omitempty"`
-
-	// `imageID`, e.g. `docker-pullable://nginx@sha256:...`.
-	ImageID *string `json:"imageID,omitempty"`
-
-	// `name`.
-	Name *string `json:"name,omitempty"`
-}
+// PubContainerStateTerminated is K8sContainerStateTerminated, the `ContainerStateTerminated` the families share (zz_generated_k8s.go).
+type PubContainerStateTerminated = K8sContainerStateTerminated
 
 // PubDecisionCode is `DecisionCode` of the pub family's schemas.
 //
@@ -242,39 +192,6 @@ const PubDecisionCodeDryRun PubDecisionCode = "dry_run"
 
 // PubDecisionCodeAdmitted is "admitted": Admitted; the status change is written.
 const PubDecisionCodeAdmitted PubDecisionCode = "admitted"
-
-// PubEnvVar is `EnvVar` of the pub family's schemas.
-//
-// One `env` entry.
-type PubEnvVar struct {
-	// `name`.
-	Name *string `json:"name,omitempty"`
-
-	// `value` (absent = `""`).
-	Value *string `json:"value,omitempty"`
-
-	// Extra holds the other members, kept verbatim.
-	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// UnmarshalJSON reads the known members and keeps the others in Extra.
-func (v *PubEnvVar) UnmarshalJSON(b []byte) error {
-	type plain PubEnvVar
-	var p plain
-	extra, err := unmarshalOpen(b, &p, "name", "value")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = PubEnvVar(p)
-	return nil
-}
-
-// MarshalJSON writes the known members and those of Extra.
-func (v PubEnvVar) MarshalJSON() ([]byte, error) {
-	type plain PubEnvVar
-	return marshalOpen(plain(v), v.Extra)
-}
 
 // PubFeatureGates is `FeatureGates` of the pub family's schemas.
 //
@@ -331,19 +248,13 @@ type PubMatchOutput struct {
 	Pubs []PubPubCover `json:"pubs"`
 }
 
-// PubMatchOwnerReference is K8sMatchOwnerReference, the `MatchOwnerReference` the families share (zz_generated_k8s.go).
-type PubMatchOwnerReference = K8sMatchOwnerReference
-
-// PubMatchPod is K8sMatchPod, the `MatchPod` the families share (zz_generated_k8s.go).
-type PubMatchPod = K8sMatchPod
-
 // PubMatchPodEntry is `MatchPodEntry` of the pub family's schemas.
 //
 // One pod and the workload the controller finder resolves its controller reference to.
 type PubMatchPodEntry struct {
 	// The pod (a whole Pod may be passed); absent or null: the zero pod. An empty namespace
 	// lists the PUBs of every namespace.
-	Pod *K8sMatchPod `json:"pod,omitempty"`
+	Pod *K8sPod `json:"pod,omitempty"`
 
 	// The workload `controllerfinder.GetScaleAndSelectorForRef` answers for the pod's
 	// controller reference: a ReplicaSet owned by a Deployment resolves to the Deployment, other
@@ -356,12 +267,6 @@ type PubMatchPodEntry struct {
 	// controller reference covers no pod. Null or absent: false.
 	WorkloadNotFound *bool `json:"workloadNotFound,omitempty"`
 }
-
-// PubMatchPodMeta is K8sMatchPodMeta, the `MatchPodMeta` the families share (zz_generated_k8s.go).
-type PubMatchPodMeta = K8sMatchPodMeta
-
-// PubMatchPodStatus is K8sMatchPodStatus, the `MatchPodStatus` the families share (zz_generated_k8s.go).
-type PubMatchPodStatus = K8sMatchPodStatus
 
 // PubMatchPub is `MatchPub` of the pub family's schemas.
 //
@@ -399,6 +304,9 @@ type PubMatchPubSpec struct {
 	TargetRef *PubTargetRef `json:"targetRef,omitempty"`
 }
 
+// PubObjectMeta is K8sObjectMeta, the `ObjectMeta` the families share (zz_generated_k8s.go).
+type PubObjectMeta = K8sObjectMeta
+
 // PubOperation is `Operation` of the pub family's schemas.
 //
 // A pod operation a PUB can protect.
@@ -416,20 +324,8 @@ const PubOperationUPDATE PubOperation = "UPDATE"
 // PubOperationRESIZE is "RESIZE": An in-place cpu/memory resize.
 const PubOperationRESIZE PubOperation = "RESIZE"
 
-// PubPod is `Pod` of the pub family's schemas.
-//
-// A Kubernetes Pod, reduced to what the PUB decisions read; unknown fields are ignored
-// (spec fields are kept in [`PodSpec::rest`] / [`Container::rest`]).
-type PubPod struct {
-	// `metadata`.
-	Metadata *PubPodMeta `json:"metadata,omitempty"`
-
-	// `spec`.
-	Spec *PubPodSpec `json:"spec,omitempty"`
-
-	// `status`.
-	Status *PubPodStatus `json:"status,omitempty"`
-}
+// PubOwnerReference is K8sOwnerReference, the `OwnerReference` the families share (zz_generated_k8s.go).
+type PubOwnerReference = K8sOwnerReference
 
 // PubPodMatch is `PodMatch` of the pub family's schemas.
 //
@@ -470,39 +366,6 @@ type PubPodMeta struct {
 	Namespace *string `json:"namespace,omitempty"`
 }
 
-// PubPodSpec is `PodSpec` of the pub family's schemas.
-//
-// Pod `spec`: the containers typed, every other member kept verbatim in `rest`.
-type PubPodSpec struct {
-	// `spec.containers` (`None` = absent, distinct from `[]` for the deep comparison).
-	Containers *[]PubContainer `json:"containers,omitempty"`
-
-	// `spec.initContainers`.
-	InitContainers *[]PubContainer `json:"initContainers,omitempty"`
-
-	// Extra holds the other members, kept verbatim.
-	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// UnmarshalJSON reads the known members and keeps the others in Extra.
-func (v *PubPodSpec) UnmarshalJSON(b []byte) error {
-	type plain PubPodSpec
-	var p plain
-	extra, err := unmarshalOpen(b, &p, "containers", "initContainers")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = PubPodSpec(p)
-	return nil
-}
-
-// MarshalJSON writes the known members and those of Extra.
-func (v PubPodSpec) MarshalJSON() ([]byte, error) {
-	type plain PubPodSpec
-	return marshalOpen(plain(v), v.Extra)
-}
-
 // PubPodStateOutput is `PodState` of the pub family's schemas.
 //
 // The three predicates together (`pub.pod_state`).
@@ -523,20 +386,6 @@ type PubPodStateOutput struct {
 type PubPodStateInput struct {
 	// The pod, as the API server prints it (a JSON object).
 	Pod PubPod `json:"pod"`
-}
-
-// PubPodStatus is `PodStatus` of the pub family's schemas.
-//
-// Pod `status`: phase, conditions, container statuses.
-type PubPodStatus struct {
-	// `status.conditions` (`null` = none).
-	Conditions *[]K8sCondition `json:"conditions,omitempty"`
-
-	// `status.containerStatuses` (`null` = none).
-	ContainerStatuses *[]PubContainerStatus `json:"containerStatuses,omitempty"`
-
-	// `status.phase` (`Running`, `Pending`, `Succeeded`, `Failed`, ...; absent = `""`).
-	Phase *string `json:"phase,omitempty"`
 }
 
 // PubProtectOperationsInput is `ProtectOperationsInput` of the pub family's schemas.
@@ -586,6 +435,62 @@ type PubPub struct {
 	Status *PubPubStatus `json:"status,omitempty"`
 }
 
+// PubContainer is `PubContainer` of the pub family's schemas.
+//
+// One container: name, image, env, resources, resizePolicy typed; the rest verbatim.
+type PubContainer struct {
+	// `env`.
+	Env *[]PubEnvVar `json:"env,omitempty"`
+
+	// `image` (absent = `""`).
+	Image *string `json:"image,omitempty"`
+
+	// `name`.
+	Name *string `json:"name,omitempty"`
+
+	// `resizePolicy`.
+	ResizePolicy *[]PubResizePolicy `json:"resizePolicy,omitempty"`
+
+	// `resources`.
+	Resources *PubResources `json:"resources,omitempty"`
+
+	// Extra holds the other members, kept verbatim.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON reads the known members and keeps the others in Extra.
+func (v *PubContainer) UnmarshalJSON(b []byte) error {
+	type plain PubContainer
+	var p plain
+	extra, err := unmarshalOpen(b, &p, "env", "image", "name", "resizePolicy", "resources")
+	if err != nil {
+		return err
+	}
+	p.Extra = extra
+	*v = PubContainer(p)
+	return nil
+}
+
+// MarshalJSON writes the known members and those of Extra.
+func (v PubContainer) MarshalJSON() ([]byte, error) {
+	type plain PubContainer
+	return marshalOpen(plain(v), v.Extra)
+}
+
+// PubContainerStatus is `PubContainerStatus` of the pub family's schemas.
+//
+// One container status.
+type PubContainerStatus struct {
+	// `image` as the kubelet reports it.
+	Image *string `json:"image,omitempty"`
+
+	// `imageID`, e.g. `docker-pullable://nginx@sha256:...`.
+	ImageID *string `json:"imageID,omitempty"`
+
+	// `name`.
+	Name *string `json:"name,omitempty"`
+}
+
 // PubPubCover is `PubCover` of the pub family's schemas.
 //
 // The pods one PUB covers.
@@ -595,6 +500,39 @@ type PubPubCover struct {
 
 	// Indexes into `pods` of the pods `GetPodsForPub` answers, ascending.
 	Pods []uint `json:"pods"`
+}
+
+// PubEnvVar is `PubEnvVar` of the pub family's schemas.
+//
+// One `env` entry.
+type PubEnvVar struct {
+	// `name`.
+	Name *string `json:"name,omitempty"`
+
+	// `value` (absent = `""`).
+	Value *string `json:"value,omitempty"`
+
+	// Extra holds the other members, kept verbatim.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON reads the known members and keeps the others in Extra.
+func (v *PubEnvVar) UnmarshalJSON(b []byte) error {
+	type plain PubEnvVar
+	var p plain
+	extra, err := unmarshalOpen(b, &p, "name", "value")
+	if err != nil {
+		return err
+	}
+	p.Extra = extra
+	*v = PubEnvVar(p)
+	return nil
+}
+
+// MarshalJSON writes the known members and those of Extra.
+func (v PubEnvVar) MarshalJSON() ([]byte, error) {
+	type plain PubEnvVar
+	return marshalOpen(plain(v), v.Extra)
 }
 
 // PubPubMeta is `PubMeta` of the pub family's schemas.
@@ -612,6 +550,68 @@ type PubPubMeta struct {
 
 	// `metadata.namespace`.
 	Namespace *string `json:"namespace,omitempty"`
+}
+
+// PubPod is `PubPod` of the pub family's schemas.
+//
+// A Kubernetes Pod, reduced to what the PUB decisions read; unknown fields are ignored
+// (spec fields are kept in [`PodSpec::rest`] / [`Container::rest`]).
+type PubPod struct {
+	// `metadata`.
+	Metadata *PubPodMeta `json:"metadata,omitempty"`
+
+	// `spec`.
+	Spec *PubPodSpec `json:"spec,omitempty"`
+
+	// `status`.
+	Status *PubPodStatus `json:"status,omitempty"`
+}
+
+// PubPodSpec is `PubPodSpec` of the pub family's schemas.
+//
+// Pod `spec`: the containers typed, every other member kept verbatim in `rest`.
+type PubPodSpec struct {
+	// `spec.containers` (`None` = absent, distinct from `[]` for the deep comparison).
+	Containers *[]PubContainer `json:"containers,omitempty"`
+
+	// `spec.initContainers`.
+	InitContainers *[]PubContainer `json:"initContainers,omitempty"`
+
+	// Extra holds the other members, kept verbatim.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON reads the known members and keeps the others in Extra.
+func (v *PubPodSpec) UnmarshalJSON(b []byte) error {
+	type plain PubPodSpec
+	var p plain
+	extra, err := unmarshalOpen(b, &p, "containers", "initContainers")
+	if err != nil {
+		return err
+	}
+	p.Extra = extra
+	*v = PubPodSpec(p)
+	return nil
+}
+
+// MarshalJSON writes the known members and those of Extra.
+func (v PubPodSpec) MarshalJSON() ([]byte, error) {
+	type plain PubPodSpec
+	return marshalOpen(plain(v), v.Extra)
+}
+
+// PubPodStatus is `PubPodStatus` of the pub family's schemas.
+//
+// Pod `status`: phase, conditions, container statuses.
+type PubPodStatus struct {
+	// `status.conditions` (`null` = none).
+	Conditions *[]K8sCondition `json:"conditions,omitempty"`
+
+	// `status.containerStatuses` (`null` = none).
+	ContainerStatuses *[]PubContainerStatus `json:"containerStatuses,omitempty"`
+
+	// `status.phase` (`Running`, `Pending`, `Succeeded`, `Failed`, ...; absent = `""`).
+	Phase *string `json:"phase,omitempty"`
 }
 
 // PubPubSpec is `PubSpec` of the pub family's schemas.

@@ -9,7 +9,7 @@ import "encoding/json"
 // Input of `rollout.active_pods_order`.
 type RolloutActivePodsOrderInput struct {
 	// The pods; absent or null: none.
-	Pods *[]RolloutPod `json:"pods,omitempty"`
+	Pods *[]K8sPod `json:"pods,omitempty"`
 }
 
 // RolloutCloneSetSpec is `CloneSetSpec` of the rollout family's schemas.
@@ -100,7 +100,7 @@ type RolloutClonesetStatusInput struct {
 	Now string `json:"now"`
 
 	// Its pods as listed (inactive ones are skipped, as the controller skips them); absent: none.
-	Pods *[]RolloutStatusPod `json:"pods,omitempty"`
+	Pods *[]K8sPod `json:"pods,omitempty"`
 
 	// The update revision's name (the ControllerRevision of the current template); absent or
 	// null: `cloneSet.status.updateRevision`.
@@ -232,6 +232,12 @@ type RolloutCompletion struct {
 	Message string `json:"message"`
 }
 
+// RolloutCondition is K8sCondition, the `Condition` the families share (zz_generated_k8s.go).
+type RolloutCondition = K8sCondition
+
+// RolloutContainer is K8sContainer, the `Container` the families share (zz_generated_k8s.go).
+type RolloutContainer = K8sContainer
+
 // RolloutContainerRefMetadata is `ContainerRefMetadata` of the rollout family's schemas.
 //
 // Labels and annotations a container reads through the downward API, with their new values.
@@ -254,16 +260,14 @@ type RolloutContainerResources struct {
 	Requests map[string]string `json:"requests"`
 }
 
-// RolloutContainerStatus is `ContainerStatus` of the rollout family's schemas.
-//
-// One `status.containerStatuses[]` / `status.initContainerStatuses[]` entry.
-type RolloutContainerStatus struct {
-	// `name`.
-	Name *string `json:"name,omitempty"`
+// RolloutContainerState is K8sContainerState, the `ContainerState` the families share (zz_generated_k8s.go).
+type RolloutContainerState = K8sContainerState
 
-	// `restartCount` (int32).
-	RestartCount *int32 `json:"restartCount,omitempty"`
-}
+// RolloutContainerStateTerminated is K8sContainerStateTerminated, the `ContainerStateTerminated` the families share (zz_generated_k8s.go).
+type RolloutContainerStateTerminated = K8sContainerStateTerminated
+
+// RolloutContainerStatus is K8sContainerStatus, the `ContainerStatus` the families share (zz_generated_k8s.go).
+type RolloutContainerStatus = K8sContainerStatus
 
 // RolloutDaemonSetBudgetRollingUpdate is `DaemonSetBudgetRollingUpdate` of the rollout family's schemas.
 //
@@ -392,6 +396,9 @@ type RolloutDaemonsetUpdateNodesInput struct {
 	Selector *bool `json:"selector,omitempty"`
 }
 
+// RolloutEnvVar is K8sEnvVar, the `EnvVar` the families share (zz_generated_k8s.go).
+type RolloutEnvVar = K8sEnvVar
+
 // RolloutFinding is `Finding` of the rollout family's schemas.
 //
 // One validation finding: the dotted field path and the reason kind.
@@ -472,17 +479,6 @@ type RolloutHealthOutput struct {
 
 	// The verdict.
 	Status RolloutHealthType `json:"status"`
-}
-
-// RolloutInitContainer is `InitContainer` of the rollout family's schemas.
-//
-// One `spec.initContainers[]` entry.
-type RolloutInitContainer struct {
-	// `name`.
-	Name *string `json:"name,omitempty"`
-
-	// `restartPolicy` (`Always` makes it a sidecar).
-	RestartPolicy *string `json:"restartPolicy,omitempty"`
 }
 
 // RolloutInplaceAction is `InplaceAction` of the rollout family's schemas.
@@ -648,6 +644,12 @@ const RolloutNodeStateUpdating RolloutNodeState = "updating"
 // RolloutNodeStateOld is "old": Exactly one live old pod.
 const RolloutNodeStateOld RolloutNodeState = "old"
 
+// RolloutObjectMeta is K8sObjectMeta, the `ObjectMeta` the families share (zz_generated_k8s.go).
+type RolloutObjectMeta = K8sObjectMeta
+
+// RolloutOwnerReference is K8sOwnerReference, the `OwnerReference` the families share (zz_generated_k8s.go).
+type RolloutOwnerReference = K8sOwnerReference
+
 // RolloutPartitionInputCloneSet is `PartitionInputCloneSet` of the rollout family's schemas.
 //
 // A CloneSet (`kind: "CloneSet"`).
@@ -705,73 +707,14 @@ type RolloutPartitionOutput struct {
 	Partition int64 `json:"partition"`
 }
 
-// RolloutPod is `Pod` of the rollout family's schemas.
-//
-// A pod as the API server prints it, reduced to what `ActivePods.Less` reads. Absent or null
-// members read as Go's zero values; members not listed are ignored.
-type RolloutPod struct {
-	// `metadata`.
-	Metadata *RolloutPodMeta `json:"metadata,omitempty"`
+// RolloutPod is K8sPod, the `Pod` the families share (zz_generated_k8s.go).
+type RolloutPod = K8sPod
 
-	// `spec`.
-	Spec *RolloutPodSpec `json:"spec,omitempty"`
+// RolloutPodSpec is K8sPodSpec, the `PodSpec` the families share (zz_generated_k8s.go).
+type RolloutPodSpec = K8sPodSpec
 
-	// `status`.
-	Status *RolloutPodStatus `json:"status,omitempty"`
-}
-
-// RolloutPodCondition is `PodCondition` of the rollout family's schemas.
-//
-// One `status.conditions[]` entry.
-type RolloutPodCondition struct {
-	// `lastTransitionTime` (absent or null is the zero time).
-	LastTransitionTime *string `json:"lastTransitionTime,omitempty"`
-
-	// `status`.
-	Status *string `json:"status,omitempty"`
-
-	// `type`.
-	Type *string `json:"type,omitempty"`
-}
-
-// RolloutPodMeta is `PodMeta` of the rollout family's schemas.
-//
-// `metadata`.
-type RolloutPodMeta struct {
-	// `creationTimestamp` (RFC 3339; absent or null is the zero time).
-	CreationTimestamp *string `json:"creationTimestamp,omitempty"`
-
-	// `name`.
-	Name *string `json:"name,omitempty"`
-}
-
-// RolloutPodSpec is `PodSpec` of the rollout family's schemas.
-//
-// `spec`.
-type RolloutPodSpec struct {
-	// `initContainers` (their names and restart policies).
-	InitContainers *[]RolloutInitContainer `json:"initContainers,omitempty"`
-
-	// `nodeName`.
-	NodeName *string `json:"nodeName,omitempty"`
-}
-
-// RolloutPodStatus is `PodStatus` of the rollout family's schemas.
-//
-// `status`.
-type RolloutPodStatus struct {
-	// `conditions`.
-	Conditions *[]RolloutPodCondition `json:"conditions,omitempty"`
-
-	// `containerStatuses`.
-	ContainerStatuses *[]RolloutContainerStatus `json:"containerStatuses,omitempty"`
-
-	// `initContainerStatuses`.
-	InitContainerStatuses *[]RolloutContainerStatus `json:"initContainerStatuses,omitempty"`
-
-	// `phase`.
-	Phase *string `json:"phase,omitempty"`
-}
+// RolloutPodStatus is K8sPodStatus, the `PodStatus` the families share (zz_generated_k8s.go).
+type RolloutPodStatus = K8sPodStatus
 
 // RolloutPodView is `PodView` of the rollout family's schemas.
 //
@@ -1059,7 +1002,7 @@ type RolloutStatefulsetStatusInput struct {
 	Now string `json:"now"`
 
 	// Its pods (all of them, terminating ones included); absent: none.
-	Pods *[]RolloutStatusPod `json:"pods,omitempty"`
+	Pods *[]K8sPod `json:"pods,omitempty"`
 
 	// The Advanced StatefulSet.
 	StatefulSet RolloutStsStatusStatefulSet `json:"statefulSet"`
@@ -1087,7 +1030,7 @@ type RolloutStatefulsetStatusOutput struct {
 // to the members read.
 type RolloutStatusCloneSet struct {
 	// `metadata`: uid (owner check), generation.
-	Metadata *RolloutStatusObjectMeta `json:"metadata,omitempty"`
+	Metadata *K8sObjectMeta `json:"metadata,omitempty"`
 
 	// `spec`.
 	Spec *RolloutStatusCloneSetSpec `json:"spec,omitempty"`
@@ -1180,65 +1123,6 @@ type RolloutStatusCloneSetStatusIn struct {
 	UpdatedReplicas *int32 `json:"updatedReplicas,omitempty"`
 }
 
-// RolloutStatusObjectMeta is `StatusObjectMeta` of the rollout family's schemas.
-//
-// `metadata` of a pod or a CloneSet, the members read (others ignored).
-type RolloutStatusObjectMeta struct {
-	// `deletionTimestamp` (RFC 3339); set: the pod is not active and not counted.
-	DeletionTimestamp *string `json:"deletionTimestamp,omitempty"`
-
-	// `generation` (becomes `observedGeneration`); absent: 0.
-	Generation *int64 `json:"generation,omitempty"`
-
-	// `labels`.
-	Labels *map[string]string `json:"labels,omitempty"`
-
-	// `name` (used in messages only).
-	Name *string `json:"name,omitempty"`
-
-	// `ownerReferences` (their `uid`s are read).
-	OwnerReferences *[]RolloutStatusOwnerReference `json:"ownerReferences,omitempty"`
-
-	// `uid`; on the CloneSet, absent or empty switches the owner check off.
-	Uid *string `json:"uid,omitempty"`
-}
-
-// RolloutStatusOwnerReference is `StatusOwnerReference` of the rollout family's schemas.
-//
-// One `metadata.ownerReferences[]` entry (other members ignored).
-type RolloutStatusOwnerReference struct {
-	// `kind`.
-	Kind *string `json:"kind,omitempty"`
-
-	// `name`.
-	Name *string `json:"name,omitempty"`
-
-	// `uid`.
-	Uid *string `json:"uid,omitempty"`
-}
-
-// RolloutStatusPod is `StatusPod` of the rollout family's schemas.
-//
-// A pod as `kubectl get -o json` prints it, reduced to the members read (others ignored).
-type RolloutStatusPod struct {
-	// `metadata`: labels (revision hash, lifecycle state), deletionTimestamp, ownerReferences.
-	Metadata *RolloutStatusObjectMeta `json:"metadata,omitempty"`
-
-	// `status`: phase and conditions.
-	Status *RolloutStatusPodStatus `json:"status,omitempty"`
-}
-
-// RolloutStatusPodStatus is `StatusPodStatus` of the rollout family's schemas.
-//
-// A pod's `status`, the members read.
-type RolloutStatusPodStatus struct {
-	// `conditions`.
-	Conditions *[]RolloutPodCondition `json:"conditions,omitempty"`
-
-	// `phase`; absent: `""` (not running).
-	Phase *string `json:"phase,omitempty"`
-}
-
 // RolloutStatusUpdateStrategy is `StatusUpdateStrategy` of the rollout family's schemas.
 //
 // `spec.updateStrategy` of the CloneSet (v1alpha1 layout; other members ignored).
@@ -1310,7 +1194,7 @@ type RolloutStsStatusSpec struct {
 // to the members read.
 type RolloutStsStatusStatefulSet struct {
 	// `metadata`: generation.
-	Metadata *RolloutStatusObjectMeta `json:"metadata,omitempty"`
+	Metadata *K8sObjectMeta `json:"metadata,omitempty"`
 
 	// `spec`.
 	Spec *RolloutStsStatusSpec `json:"spec,omitempty"`

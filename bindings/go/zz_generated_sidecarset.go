@@ -4,13 +4,31 @@ package kruisecore
 
 import "encoding/json"
 
+// SidecarsetCondition is K8sCondition, the `Condition` the families share (zz_generated_k8s.go).
+type SidecarsetCondition = K8sCondition
+
+// SidecarsetContainer is K8sContainer, the `Container` the families share (zz_generated_k8s.go).
+type SidecarsetContainer = K8sContainer
+
+// SidecarsetContainerState is K8sContainerState, the `ContainerState` the families share (zz_generated_k8s.go).
+type SidecarsetContainerState = K8sContainerState
+
+// SidecarsetContainerStateTerminated is K8sContainerStateTerminated, the `ContainerStateTerminated` the families share (zz_generated_k8s.go).
+type SidecarsetContainerStateTerminated = K8sContainerStateTerminated
+
+// SidecarsetContainerStatus is K8sContainerStatus, the `ContainerStatus` the families share (zz_generated_k8s.go).
+type SidecarsetContainerStatus = K8sContainerStatus
+
+// SidecarsetEnvVar is K8sEnvVar, the `EnvVar` the families share (zz_generated_k8s.go).
+type SidecarsetEnvVar = K8sEnvVar
+
 // SidecarsetInjectInput is `InjectInput` of the sidecarset family's schemas.
 //
 // `sidecarset.inject` input.
 type SidecarsetInjectInput struct {
 	// The pod's Namespace object, as in `sidecarset.match`. Null or absent: the namespace does
 	// not exist.
-	Namespace *SidecarsetNamespaceObject `json:"namespace,omitempty"`
+	Namespace *K8sNamespace `json:"namespace,omitempty"`
 
 	// The time of the injection (RFC 3339), written as `updateTimestamp` of the new records
 	// (whole seconds, UTC), where the webhook uses the clock.
@@ -63,11 +81,11 @@ type SidecarsetMatchInput struct {
 	// Its `kubernetes.io/metadata.name` label is taken to be its name, as the API server stores
 	// every namespace. Null or absent: the namespace does not exist. When `metadata.name` is
 	// given it must be the pod's namespace.
-	Namespace *SidecarsetNamespaceObject `json:"namespace,omitempty"`
+	Namespace *K8sNamespace `json:"namespace,omitempty"`
 
 	// The pod being created or updated (a whole Pod may be passed). An empty
 	// `metadata.namespace` is read as `default`, as the webhook does.
-	Pod K8sMatchPod `json:"pod"`
+	Pod K8sPod `json:"pod"`
 
 	// The SidecarSet (apps.kruise.io/v1beta1; a v1alpha1 object's `spec.namespace` is converted
 	// as the API server's conversion does: it replaces `namespaceSelector` by
@@ -93,18 +111,6 @@ type SidecarsetMatchOutput struct {
 	// The rule that decided.
 	Reason SidecarsetMatchReason `json:"reason"`
 }
-
-// SidecarsetMatchOwnerReference is K8sMatchOwnerReference, the `MatchOwnerReference` the families share (zz_generated_k8s.go).
-type SidecarsetMatchOwnerReference = K8sMatchOwnerReference
-
-// SidecarsetMatchPod is K8sMatchPod, the `MatchPod` the families share (zz_generated_k8s.go).
-type SidecarsetMatchPod = K8sMatchPod
-
-// SidecarsetMatchPodMeta is K8sMatchPodMeta, the `MatchPodMeta` the families share (zz_generated_k8s.go).
-type SidecarsetMatchPodMeta = K8sMatchPodMeta
-
-// SidecarsetMatchPodStatus is K8sMatchPodStatus, the `MatchPodStatus` the families share (zz_generated_k8s.go).
-type SidecarsetMatchPodStatus = K8sMatchPodStatus
 
 // SidecarsetMatchReason is `MatchReason` of the sidecarset family's schemas.
 //
@@ -142,24 +148,23 @@ const SidecarsetMatchReasonSelectorEmpty SidecarsetMatchReason = "selector_empty
 // SidecarsetMatchReasonSelectorMismatch is "selector_mismatch": `spec.selector` does not match the pod's labels.
 const SidecarsetMatchReasonSelectorMismatch SidecarsetMatchReason = "selector_mismatch"
 
-// SidecarsetNamespaceMeta is `NamespaceMeta` of the sidecarset family's schemas.
-//
-// Namespace `metadata` members read.
-type SidecarsetNamespaceMeta struct {
-	// `metadata.labels`; null or absent: none (besides `kubernetes.io/metadata.name`).
-	Labels *map[string]string `json:"labels,omitempty"`
+// SidecarsetNamespace is K8sNamespace, the `Namespace` the families share (zz_generated_k8s.go).
+type SidecarsetNamespace = K8sNamespace
 
-	// `metadata.name`; null, absent or `""`: the pod's namespace.
-	Name *string `json:"name,omitempty"`
-}
+// SidecarsetObjectMeta is K8sObjectMeta, the `ObjectMeta` the families share (zz_generated_k8s.go).
+type SidecarsetObjectMeta = K8sObjectMeta
 
-// SidecarsetNamespaceObject is `NamespaceObject` of the sidecarset family's schemas.
-//
-// A Namespace object, reduced to its `metadata`.
-type SidecarsetNamespaceObject struct {
-	// `metadata`; absent or null: the zero metadata.
-	Metadata *SidecarsetNamespaceMeta `json:"metadata,omitempty"`
-}
+// SidecarsetOwnerReference is K8sOwnerReference, the `OwnerReference` the families share (zz_generated_k8s.go).
+type SidecarsetOwnerReference = K8sOwnerReference
+
+// SidecarsetPod is K8sPod, the `Pod` the families share (zz_generated_k8s.go).
+type SidecarsetPod = K8sPod
+
+// SidecarsetPodSpec is K8sPodSpec, the `PodSpec` the families share (zz_generated_k8s.go).
+type SidecarsetPodSpec = K8sPodSpec
+
+// SidecarsetPodStatus is K8sPodStatus, the `PodStatus` the families share (zz_generated_k8s.go).
+type SidecarsetPodStatus = K8sPodStatus
 
 // SidecarsetRequirement is K8sRequirement, the `Requirement` the families share (zz_generated_k8s.go).
 type SidecarsetRequirement = K8sRequirement

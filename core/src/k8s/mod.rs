@@ -13,9 +13,12 @@
 //! - [`image_ref`]: the docker/distribution image reference grammar, plain (`reference.Parse`)
 //!   and normalized (`ParseNormalizedNamed`).
 //!
-//! - [`condition`]: the `type` / `status` view of a status condition.
-//! - [`pod`]: the pod view (metadata, owner references, phase; `IsPodActive`,
-//!   `GetControllerOf`) that matching decisions read.
+//! - [`condition`]: the one view of a status condition (`type`, `status`, `reason`, `message`,
+//!   `lastTransitionTime`).
+//! - [`meta`]: the one `ObjectMeta` view (and owner references) every object view carries.
+//! - [`pod`]: the one pod view (metadata, spec containers, status conditions and container
+//!   statuses; `IsPodActive`, `GetControllerOf`, `IsPodReady`) the families read.
+//! - [`namespace`]: the one Namespace view.
 //!
 //! - [`null_as_default`]: encoding/json's reading of `null` for a slice, map or struct member (the
 //!   zero value), for serde fields.
@@ -24,6 +27,8 @@
 
 pub mod condition;
 pub mod image_ref;
+pub mod meta;
+pub mod namespace;
 pub mod pod;
 pub mod selector;
 pub mod selector_match;

@@ -547,6 +547,7 @@ mod tests {
             p.status.conditions.push(super::super::types::PodCondition {
                 type_: "Ready".into(),
                 status: if ready { "True" } else { "False" }.into(),
+                ..Default::default()
             });
             p
         };

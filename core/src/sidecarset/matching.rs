@@ -61,29 +61,10 @@ pub struct MatchInput {
     pub webhook_namespace_selector: Option<LabelSelector>,
 }
 
-/// A Namespace object, reduced to its `metadata`.
-#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct NamespaceObject {
-    /// `metadata`; absent or null: the zero metadata.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<NamespaceMeta>")]
-    pub metadata: NamespaceMeta,
-}
-
-/// Namespace `metadata` members read.
-#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct NamespaceMeta {
-    /// `metadata.name`; null, absent or `""`: the pod's namespace.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<String>")]
-    pub name: String,
-    /// `metadata.labels`; null or absent: none (besides `kubernetes.io/metadata.name`).
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<BTreeMap<String, String>>")]
-    pub labels: BTreeMap<String, String>,
-}
+/// A Namespace object: the shared [`crate::k8s::namespace::Namespace`] (read here: `metadata.name` (null, absent or `""`: the pod's namespace) and `labels` (besides `kubernetes.io/metadata.name`)).
+pub use crate::k8s::namespace::Namespace as NamespaceObject;
+/// Namespace `metadata`: the shared [`crate::k8s::meta::ObjectMeta`].
+pub type NamespaceMeta = crate::k8s::meta::ObjectMeta;
 
 /// A SidecarSet object, reduced to the members matching reads.
 #[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]

@@ -8,7 +8,7 @@ from typing import Any, Dict, List, Literal, Optional, Tuple, Union, cast
 from typing_extensions import NotRequired, TypeAlias, TypedDict
 
 from ._kruise_core import call
-from .k8s import LabelSelector as LabelSelector, Requirement as Requirement  # shared shapes, re-exported
+from .k8s import LabelSelector as LabelSelector, Namespace as Namespace, ObjectMeta as ObjectMeta, OwnerReference as OwnerReference, Requirement as Requirement  # shared shapes, re-exported
 
 
 # What the pass does with one namespace's copy.
@@ -145,28 +145,6 @@ class NamespaceAction(TypedDict):
     """The namespace."""
 
 
-class NamespaceMeta(TypedDict):
-    """Namespace `metadata` members read."""
-
-    deletionTimestamp: NotRequired[Optional[str]]
-    """`metadata.deletionTimestamp`; only its presence matters: a terminating namespace gets no
-    copy (`NamespaceNotExists`) and loses none.
-    """
-
-    labels: NotRequired[Optional[Dict[str, str]]]
-    """`metadata.labels`; null or absent: none."""
-
-    name: NotRequired[Optional[str]]
-    """`metadata.name`; must not be empty."""
-
-
-class NamespaceObject(TypedDict):
-    """A Namespace object, reduced to the members read."""
-
-    metadata: NotRequired[Optional[NamespaceMeta]]
-    """`metadata`; absent or null: the zero metadata."""
-
-
 class ResourceDistribution(TypedDict):
     """A ResourceDistribution object."""
 
@@ -208,7 +186,7 @@ class TargetsInput(TypedDict):
     unique). Objects of another apiVersion, kind or name are ignored. Null: none.
     """
 
-    namespaces: NotRequired[Optional[List[Optional[NamespaceObject]]]]
+    namespaces: NotRequired[Optional[List[Optional[Namespace]]]]
     """Every Namespace of the cluster (whole objects may be passed): `metadata.name`,
     `metadata.labels`, `metadata.deletionTimestamp`. Null: none. Names must be unique and
     non-empty.
@@ -259,9 +237,10 @@ __all__ = [
     "DistributionSpec",
     "DistributionStatus",
     "LabelSelector",
+    "Namespace",
     "NamespaceAction",
-    "NamespaceMeta",
-    "NamespaceObject",
+    "ObjectMeta",
+    "OwnerReference",
     "Requirement",
     "ResourceDistribution",
     "StatusOut",

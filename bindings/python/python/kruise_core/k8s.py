@@ -9,15 +9,82 @@ from typing_extensions import NotRequired, TypeAlias, TypedDict
 
 
 class Condition(TypedDict):
-    """One status condition (`type`, `status`); other members are ignored. An absent member reads as
-    `""`; a `null` one is refused (`invalid_input` naming it), as these families always did.
+    """One status condition. Absent or `null` members read as Go's zero values (`""`, no time);
+    other members (`lastProbeTime`, `observedGeneration`) are ignored. Written back, the empty
+    `reason` / `message` and the absent time are left out.
     """
 
-    status: NotRequired[str]
-    """`status`: `"True"`, `"False"` or `"Unknown"`; absent: `""`."""
+    lastTransitionTime: NotRequired[Optional[str]]
+    """`lastTransitionTime` (RFC 3339, parsed only by the fns that read it); null or absent: the
+    zero time.
+    """
 
-    type: NotRequired[str]
-    """`type`, e.g. `Ready`, `Complete`, `Failed`; absent: `""`."""
+    message: NotRequired[Optional[str]]
+    """`message`; null or absent: `""`."""
+
+    reason: NotRequired[Optional[str]]
+    """`reason`; null or absent: `""`."""
+
+    status: NotRequired[Optional[str]]
+    """`status`: `"True"`, `"False"` or `"Unknown"`; null or absent: `""`."""
+
+    type: NotRequired[Optional[str]]
+    """`type`, e.g. `Ready`, `Complete`, `Failed`; null or absent: `""`."""
+
+
+class EnvVar(TypedDict):
+    """One `env` entry."""
+
+    name: NotRequired[Optional[str]]
+    """`name`; null or absent: `""`."""
+
+    value: NotRequired[Optional[str]]
+    """`value`; null or absent: `""`."""
+
+
+class Container(TypedDict):
+    """One `spec.containers[]` / `spec.initContainers[]` entry, the members read."""
+
+    env: NotRequired[Optional[List[Optional[EnvVar]]]]
+    """`env`, in order; null or absent: none. Only `name` and the literal `value` are read
+    (`valueFrom` counts as the value `""`).
+    """
+
+    image: NotRequired[Optional[str]]
+    """`image`; null or absent: `""`."""
+
+    name: NotRequired[Optional[str]]
+    """`name`; null or absent: `""`."""
+
+    restartPolicy: NotRequired[Optional[str]]
+    """`restartPolicy` of an init container (`Always` makes it a sidecar); null or absent: none."""
+
+
+class ContainerStateTerminated(TypedDict):
+    """`state.terminated`, the members read."""
+
+    exitCode: NotRequired[Optional[int]]
+    """`exitCode` (int32); null or absent: 0."""
+
+
+class ContainerState(TypedDict):
+    """A container status's `state`; only `terminated` is read."""
+
+    terminated: NotRequired[Optional[ContainerStateTerminated]]
+    """`terminated`; null or absent: the container has not terminated."""
+
+
+class ContainerStatus(TypedDict):
+    """One `status.containerStatuses[]` / `status.initContainerStatuses[]` entry, the members read."""
+
+    name: NotRequired[Optional[str]]
+    """`name`: the container it describes; null or absent: `""`."""
+
+    restartCount: NotRequired[Optional[int]]
+    """`restartCount` (int32); null or absent: 0."""
+
+    state: NotRequired[Optional[ContainerState]]
+    """`state`; null or absent: no state (not terminated)."""
 
 
 # An int-or-percent as Kubernetes serialises it: a JSON integer or a JSON string (`"50%"`).
@@ -49,8 +116,8 @@ class LabelSelector(TypedDict):
     """`matchLabels`."""
 
 
-class MatchOwnerReference(TypedDict):
-    """One `metadata.ownerReferences` entry; other members (`uid`, `blockOwnerDeletion`) are ignored."""
+class OwnerReference(TypedDict):
+    """One `metadata.ownerReferences` entry; `blockOwnerDeletion` is ignored."""
 
     apiVersion: NotRequired[Optional[str]]
     """`apiVersion` of the owner, e.g. `apps.kruise.io/v1alpha1`; null or absent: `""`."""
@@ -66,56 +133,115 @@ class MatchOwnerReference(TypedDict):
     name: NotRequired[Optional[str]]
     """`name` of the owner; null or absent: `""`."""
 
+    uid: NotRequired[Optional[str]]
+    """`uid` of the owner; null or absent: `""`."""
 
-class MatchPodMeta(TypedDict):
-    """Pod `metadata` members the matching decisions read."""
+
+class ObjectMeta(TypedDict):
+    """`metadata` of a Kubernetes object, the members any family reads."""
+
+    annotations: NotRequired[Optional[Dict[str, str]]]
+    """`annotations`; null or absent: none."""
+
+    creationTimestamp: NotRequired[Optional[str]]
+    """`creationTimestamp` (RFC 3339, parsed only by the fns that read it); null or absent: the
+    zero time.
+    """
 
     deletionTimestamp: NotRequired[Optional[str]]
-    """`metadata.deletionTimestamp` (RFC 3339); only its presence matters: a pod that has one is
-    terminating, not active. Null or absent: none.
+    """`deletionTimestamp` (RFC 3339); where read, only its presence matters: the object is
+    terminating. Null or absent: none.
     """
+
+    generation: NotRequired[Optional[int]]
+    """`generation` (int64); null or absent: 0."""
 
     labels: NotRequired[Optional[Dict[str, str]]]
-    """`metadata.labels`; null or absent: none."""
+    """`labels`; null or absent: none."""
 
     name: NotRequired[Optional[str]]
-    """`metadata.name`; null or absent: `""`. Only reported, never compared."""
+    """`name`; null or absent: `""`."""
 
     namespace: NotRequired[Optional[str]]
-    """`metadata.namespace`; null or absent: `""` (see each fn for how `""` is read)."""
+    """`namespace`; null or absent: `""` (each fn says how it reads `""`)."""
 
-    ownerReferences: NotRequired[Optional[List[Optional[MatchOwnerReference]]]]
-    """`metadata.ownerReferences`, in order; null or absent: none. A null entry is the zero
-    reference (not a controller reference).
+    ownerReferences: NotRequired[Optional[List[Optional[OwnerReference]]]]
+    """`ownerReferences`, in order; null or absent: none. A null entry is the zero reference
+    (not a controller reference).
     """
 
-
-class MatchPodStatus(TypedDict):
-    """Pod `status` members the matching decisions read."""
-
-    phase: NotRequired[Optional[str]]
-    """`status.phase` (`Pending`, `Running`, `Succeeded`, `Failed`, `Unknown`); null or absent:
-    `""`. `Succeeded` and `Failed` pods are not active.
-    """
+    uid: NotRequired[Optional[str]]
+    """`uid`; null or absent: `""`."""
 
 
-class MatchPod(TypedDict):
-    """A Pod, reduced to the members the matching decisions read."""
+class Namespace(TypedDict):
+    """A Namespace object; members other than `metadata` are ignored."""
 
-    metadata: NotRequired[Optional[MatchPodMeta]]
+    metadata: NotRequired[Optional[ObjectMeta]]
     """`metadata`; absent or null: the zero metadata."""
 
-    status: NotRequired[Optional[MatchPodStatus]]
+
+class PodSpec(TypedDict):
+    """Pod `spec` members read."""
+
+    containers: NotRequired[Optional[List[Optional[Container]]]]
+    """`containers`, in order; null or absent: none."""
+
+    initContainers: NotRequired[Optional[List[Optional[Container]]]]
+    """`initContainers`, in order; null or absent: none."""
+
+    nodeName: NotRequired[Optional[str]]
+    """`nodeName`; null or absent: `""` (not bound to a node)."""
+
+    restartPolicy: NotRequired[Optional[str]]
+    """`restartPolicy` (`Always`, `OnFailure`, `Never`); null or absent: `""` (the API server
+    defaults it to `Always`).
+    """
+
+
+class PodStatus(TypedDict):
+    """Pod `status` members read."""
+
+    conditions: NotRequired[Optional[List[Optional[Condition]]]]
+    """`conditions`, in order; null or absent: none."""
+
+    containerStatuses: NotRequired[Optional[List[Optional[ContainerStatus]]]]
+    """`containerStatuses`, in order; null or absent: none."""
+
+    initContainerStatuses: NotRequired[Optional[List[Optional[ContainerStatus]]]]
+    """`initContainerStatuses`, in order; null or absent: none."""
+
+    phase: NotRequired[Optional[str]]
+    """`phase` (`Pending`, `Running`, `Succeeded`, `Failed`, `Unknown`); null or absent: `""`."""
+
+
+class Pod(TypedDict):
+    """A Pod, reduced to the members the families read."""
+
+    metadata: NotRequired[Optional[ObjectMeta]]
+    """`metadata`; absent or null: the zero metadata."""
+
+    spec: NotRequired[Optional[PodSpec]]
+    """`spec`; absent or null: the zero spec."""
+
+    status: NotRequired[Optional[PodStatus]]
     """`status`; absent or null: the zero status (phase `""`)."""
 
 
 __all__ = [
     "Condition",
+    "Container",
+    "ContainerState",
+    "ContainerStateTerminated",
+    "ContainerStatus",
+    "EnvVar",
     "IntOrPercent",
     "LabelSelector",
-    "MatchOwnerReference",
-    "MatchPod",
-    "MatchPodMeta",
-    "MatchPodStatus",
+    "Namespace",
+    "ObjectMeta",
+    "OwnerReference",
+    "Pod",
+    "PodSpec",
+    "PodStatus",
     "Requirement",
 ]

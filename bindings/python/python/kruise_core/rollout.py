@@ -8,92 +8,8 @@ from typing import Any, Dict, List, Literal, Optional, Tuple, Union, cast
 from typing_extensions import NotRequired, TypeAlias, TypedDict
 
 from ._kruise_core import call
-from .k8s import IntOrPercent as IntOrPercent, LabelSelector as LabelSelector, Requirement as Requirement  # shared shapes, re-exported
+from .k8s import Condition as Condition, Container as Container, ContainerState as ContainerState, ContainerStateTerminated as ContainerStateTerminated, ContainerStatus as ContainerStatus, EnvVar as EnvVar, IntOrPercent as IntOrPercent, LabelSelector as LabelSelector, ObjectMeta as ObjectMeta, OwnerReference as OwnerReference, Pod as Pod, PodSpec as PodSpec, PodStatus as PodStatus, Requirement as Requirement  # shared shapes, re-exported
 from ._rollout_extras import scale as scale  # hand-written
-
-
-class PodMeta(TypedDict):
-    """`metadata`."""
-
-    creationTimestamp: NotRequired[Optional[str]]
-    """`creationTimestamp` (RFC 3339; absent or null is the zero time)."""
-
-    name: NotRequired[Optional[str]]
-    """`name`."""
-
-
-class InitContainer(TypedDict):
-    """One `spec.initContainers[]` entry."""
-
-    name: NotRequired[Optional[str]]
-    """`name`."""
-
-    restartPolicy: NotRequired[Optional[str]]
-    """`restartPolicy` (`Always` makes it a sidecar)."""
-
-
-class PodSpec(TypedDict):
-    """`spec`."""
-
-    initContainers: NotRequired[Optional[List[InitContainer]]]
-    """`initContainers` (their names and restart policies)."""
-
-    nodeName: NotRequired[Optional[str]]
-    """`nodeName`."""
-
-
-class PodCondition(TypedDict):
-    """One `status.conditions[]` entry."""
-
-    lastTransitionTime: NotRequired[Optional[str]]
-    """`lastTransitionTime` (absent or null is the zero time)."""
-
-    status: NotRequired[Optional[str]]
-    """`status`."""
-
-    type: NotRequired[Optional[str]]
-    """`type`."""
-
-
-class ContainerStatus(TypedDict):
-    """One `status.containerStatuses[]` / `status.initContainerStatuses[]` entry."""
-
-    name: NotRequired[Optional[str]]
-    """`name`."""
-
-    restartCount: NotRequired[Optional[int]]
-    """`restartCount` (int32)."""
-
-
-class PodStatus(TypedDict):
-    """`status`."""
-
-    conditions: NotRequired[Optional[List[PodCondition]]]
-    """`conditions`."""
-
-    containerStatuses: NotRequired[Optional[List[ContainerStatus]]]
-    """`containerStatuses`."""
-
-    initContainerStatuses: NotRequired[Optional[List[ContainerStatus]]]
-    """`initContainerStatuses`."""
-
-    phase: NotRequired[Optional[str]]
-    """`phase`."""
-
-
-class Pod(TypedDict):
-    """A pod as the API server prints it, reduced to what `ActivePods.Less` reads. Absent or null
-    members read as Go's zero values; members not listed are ignored.
-    """
-
-    metadata: NotRequired[Optional[PodMeta]]
-    """`metadata`."""
-
-    spec: NotRequired[Optional[PodSpec]]
-    """`spec`."""
-
-    status: NotRequired[Optional[PodStatus]]
-    """`status`."""
 
 
 class ActivePodsOrderInput(TypedDict):
@@ -172,41 +88,6 @@ class ClonesetStatusFields(TypedDict):
 
     updatedReplicas: int
     """Pods on the update revision."""
-
-
-class StatusOwnerReference(TypedDict):
-    """One `metadata.ownerReferences[]` entry (other members ignored)."""
-
-    kind: NotRequired[Optional[str]]
-    """`kind`."""
-
-    name: NotRequired[Optional[str]]
-    """`name`."""
-
-    uid: NotRequired[Optional[str]]
-    """`uid`."""
-
-
-class StatusObjectMeta(TypedDict):
-    """`metadata` of a pod or a CloneSet, the members read (others ignored)."""
-
-    deletionTimestamp: NotRequired[Optional[str]]
-    """`deletionTimestamp` (RFC 3339); set: the pod is not active and not counted."""
-
-    generation: NotRequired[Optional[int]]
-    """`generation` (becomes `observedGeneration`); absent: 0."""
-
-    labels: NotRequired[Optional[Dict[str, str]]]
-    """`labels`."""
-
-    name: NotRequired[Optional[str]]
-    """`name` (used in messages only)."""
-
-    ownerReferences: NotRequired[Optional[List[StatusOwnerReference]]]
-    """`ownerReferences` (their `uid`s are read)."""
-
-    uid: NotRequired[Optional[str]]
-    """`uid`; on the CloneSet, absent or empty switches the owner check off."""
 
 
 class StatusUpdateStrategy(TypedDict):
@@ -305,7 +186,7 @@ class StatusCloneSet(TypedDict):
     to the members read.
     """
 
-    metadata: NotRequired[Optional[StatusObjectMeta]]
+    metadata: NotRequired[Optional[ObjectMeta]]
     """`metadata`: uid (owner check), generation."""
 
     spec: NotRequired[Optional[StatusCloneSetSpec]]
@@ -313,26 +194,6 @@ class StatusCloneSet(TypedDict):
 
     status: NotRequired[Optional[StatusCloneSetStatusIn]]
     """`status` on entry."""
-
-
-class StatusPodStatus(TypedDict):
-    """A pod's `status`, the members read."""
-
-    conditions: NotRequired[Optional[List[PodCondition]]]
-    """`conditions`."""
-
-    phase: NotRequired[Optional[str]]
-    """`phase`; absent: `""` (not running)."""
-
-
-class StatusPod(TypedDict):
-    """A pod as `kubectl get -o json` prints it, reduced to the members read (others ignored)."""
-
-    metadata: NotRequired[Optional[StatusObjectMeta]]
-    """`metadata`: labels (revision hash, lifecycle state), deletionTimestamp, ownerReferences."""
-
-    status: NotRequired[Optional[StatusPodStatus]]
-    """`status`: phase and conditions."""
 
 
 class ClonesetStatusInput(TypedDict):
@@ -349,7 +210,7 @@ class ClonesetStatusInput(TypedDict):
     now: str
     """The reconcile time, RFC 3339 (availability under `minReadySeconds`, the condition times)."""
 
-    pods: NotRequired[Optional[List[StatusPod]]]
+    pods: NotRequired[Optional[List[Pod]]]
     """Its pods as listed (inactive ones are skipped, as the controller skips them); absent: none."""
 
     updateRevision: NotRequired[Optional[str]]
@@ -1226,7 +1087,7 @@ class StsStatusStatefulSet(TypedDict):
     to the members read.
     """
 
-    metadata: NotRequired[Optional[StatusObjectMeta]]
+    metadata: NotRequired[Optional[ObjectMeta]]
     """`metadata`: generation."""
 
     spec: NotRequired[Optional[StsStatusSpec]]
@@ -1247,7 +1108,7 @@ class StatefulsetStatusInput(TypedDict):
     now: str
     """The reconcile time, RFC 3339 (availability under `minReadySeconds`)."""
 
-    pods: NotRequired[Optional[List[StatusPod]]]
+    pods: NotRequired[Optional[List[Pod]]]
     """Its pods (all of them, terminating ones included); absent: none."""
 
     statefulSet: StsStatusStatefulSet
@@ -1460,8 +1321,12 @@ __all__ = [
     "ClonesetUpdateBudgetInput",
     "ClonesetUpdateBudgetOutput",
     "Completion",
+    "Condition",
+    "Container",
     "ContainerRefMetadata",
     "ContainerResources",
+    "ContainerState",
+    "ContainerStateTerminated",
     "ContainerStatus",
     "DaemonSetBudgetRollingUpdate",
     "DaemonSetBudgetStrategy",
@@ -1474,12 +1339,12 @@ __all__ = [
     "DaemonsetNodesNeedingPodsOutput",
     "DaemonsetUpdateNodesInput",
     "DaemonsetUpdateNodesOutput",
+    "EnvVar",
     "Finding",
     "Flavour",
     "Health",
     "HealthInput",
     "HealthOutput",
-    "InitContainer",
     "InplaceAction",
     "InplaceFeatureGates",
     "InplaceUpdateInput",
@@ -1490,14 +1355,14 @@ __all__ = [
     "LifecycleState",
     "Node",
     "NodeState",
+    "ObjectMeta",
+    "OwnerReference",
     "PartitionInput",
     "PartitionInputCloneSet",
     "PartitionInputDaemonSet",
     "PartitionInputStatefulSet",
     "PartitionOutput",
     "Pod",
-    "PodCondition",
-    "PodMeta",
     "PodSpec",
     "PodStatus",
     "PodView",
@@ -1523,10 +1388,6 @@ __all__ = [
     "StatusCloneSetCondition",
     "StatusCloneSetSpec",
     "StatusCloneSetStatusIn",
-    "StatusObjectMeta",
-    "StatusOwnerReference",
-    "StatusPod",
-    "StatusPodStatus",
     "StatusUpdateStrategy",
     "StsStatusIn",
     "StsStatusRollingUpdate",

@@ -8,30 +8,13 @@ from typing import Any, Dict, List, Literal, Optional, Tuple, Union, cast
 from typing_extensions import NotRequired, TypeAlias, TypedDict
 
 from ._kruise_core import call
-from .k8s import LabelSelector as LabelSelector, MatchOwnerReference as MatchOwnerReference, MatchPod as MatchPod, MatchPodMeta as MatchPodMeta, MatchPodStatus as MatchPodStatus, Requirement as Requirement  # shared shapes, re-exported
-
-
-class NamespaceMeta(TypedDict):
-    """Namespace `metadata` members read."""
-
-    labels: NotRequired[Optional[Dict[str, str]]]
-    """`metadata.labels`; null or absent: none (besides `kubernetes.io/metadata.name`)."""
-
-    name: NotRequired[Optional[str]]
-    """`metadata.name`; null, absent or `""`: the pod's namespace."""
-
-
-class NamespaceObject(TypedDict):
-    """A Namespace object, reduced to its `metadata`."""
-
-    metadata: NotRequired[Optional[NamespaceMeta]]
-    """`metadata`; absent or null: the zero metadata."""
+from .k8s import Condition as Condition, Container as Container, ContainerState as ContainerState, ContainerStateTerminated as ContainerStateTerminated, ContainerStatus as ContainerStatus, EnvVar as EnvVar, LabelSelector as LabelSelector, Namespace as Namespace, ObjectMeta as ObjectMeta, OwnerReference as OwnerReference, Pod as Pod, PodSpec as PodSpec, PodStatus as PodStatus, Requirement as Requirement  # shared shapes, re-exported
 
 
 class InjectInput(TypedDict):
     """`sidecarset.inject` input."""
 
-    namespace: NotRequired[Optional[NamespaceObject]]
+    namespace: NotRequired[Optional[Namespace]]
     """The pod's Namespace object, as in `sidecarset.match`. Null or absent: the namespace does
     not exist.
     """
@@ -113,14 +96,14 @@ class SidecarSetObject(TypedDict):
 class MatchInput(TypedDict):
     """`sidecarset.match` input."""
 
-    namespace: NotRequired[Optional[NamespaceObject]]
+    namespace: NotRequired[Optional[Namespace]]
     """The pod's Namespace object (a whole Namespace may be passed; `metadata.labels` is read).
     Its `kubernetes.io/metadata.name` label is taken to be its name, as the API server stores
     every namespace. Null or absent: the namespace does not exist. When `metadata.name` is
     given it must be the pod's namespace.
     """
 
-    pod: MatchPod
+    pod: Pod
     """The pod being created or updated (a whole Pod may be passed). An empty
     `metadata.namespace` is read as `default`, as the webhook does.
     """
@@ -186,19 +169,25 @@ def inject(input: InjectInput) -> InjectOutput:
 
 
 __all__ = [
+    "Condition",
+    "Container",
+    "ContainerState",
+    "ContainerStateTerminated",
+    "ContainerStatus",
+    "EnvVar",
     "InjectInput",
     "InjectOutput",
     "InjectionStrategy",
     "LabelSelector",
     "MatchInput",
     "MatchOutput",
-    "MatchOwnerReference",
-    "MatchPod",
-    "MatchPodMeta",
-    "MatchPodStatus",
     "MatchReason",
-    "NamespaceMeta",
-    "NamespaceObject",
+    "Namespace",
+    "ObjectMeta",
+    "OwnerReference",
+    "Pod",
+    "PodSpec",
+    "PodStatus",
     "Requirement",
     "SidecarSetObject",
     "SidecarSetSpec",
