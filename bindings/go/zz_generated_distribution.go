@@ -78,17 +78,6 @@ type DistributionConditionOutput struct {
 	Type string `json:"type"`
 }
 
-// DistributionDistributionMeta is `DistributionMeta` of the distribution family's schemas.
-//
-// ResourceDistribution `metadata` members read.
-type DistributionDistributionMeta struct {
-	// `metadata.generation`: becomes `status.observedGeneration`; null or absent: 0.
-	Generation *int64 `json:"generation,omitempty"`
-
-	// `metadata.name`: the copies' controller owner reference names it; null or absent: `""`.
-	Name *string `json:"name,omitempty"`
-}
-
 // DistributionDistributionSpec is `DistributionSpec` of the distribution family's schemas.
 //
 // ResourceDistribution `spec`.
@@ -140,7 +129,7 @@ type DistributionRequirement = K8sRequirement
 // A ResourceDistribution object.
 type DistributionResourceDistribution struct {
 	// `metadata`; absent or null: the zero metadata.
-	Metadata *DistributionDistributionMeta `json:"metadata,omitempty"`
+	Metadata *K8sObjectMeta `json:"metadata,omitempty"`
 
 	// `spec`; absent or null: the zero spec (no resource).
 	Spec *DistributionDistributionSpec `json:"spec,omitempty"`

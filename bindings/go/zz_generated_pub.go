@@ -273,23 +273,10 @@ type PubMatchPodEntry struct {
 // A PodUnavailableBudget, reduced to the members matching reads (a whole PUB may be passed).
 type PubMatchPub struct {
 	// `metadata`; absent or null: the zero metadata.
-	Metadata *PubMatchPubMeta `json:"metadata,omitempty"`
+	Metadata *K8sObjectMeta `json:"metadata,omitempty"`
 
 	// `spec`; absent or null: the zero spec.
 	Spec *PubMatchPubSpec `json:"spec,omitempty"`
-}
-
-// PubMatchPubMeta is `MatchPubMeta` of the pub family's schemas.
-//
-// PUB `metadata` members read.
-type PubMatchPubMeta struct {
-	// `metadata.name`, reported for the pod's match (the `kruise.io/related-pub` value); null or
-	// absent: `""`.
-	Name *string `json:"name,omitempty"`
-
-	// `metadata.namespace`: a PUB covers and protects pods of its own namespace only; null,
-	// absent or `""`: listed for every namespace (a client list in namespace `""` spans all).
-	Namespace *string `json:"namespace,omitempty"`
 }
 
 // PubMatchPubSpec is `MatchPubSpec` of the pub family's schemas.

@@ -40,19 +40,10 @@ pub struct ResourceDistribution {
     pub status: DistributionStatus,
 }
 
-/// ResourceDistribution `metadata` members read.
-#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct DistributionMeta {
-    /// `metadata.name`: the copies' controller owner reference names it; null or absent: `""`.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<String>")]
-    pub name: String,
-    /// `metadata.generation`: becomes `status.observedGeneration`; null or absent: 0.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<i64>")]
-    pub generation: i64,
-}
+/// ResourceDistribution `metadata`: the shared [`crate::k8s::meta::ObjectMeta`] (read here:
+/// `name`, which the copies' controller owner reference names; `generation`, which becomes
+/// `status.observedGeneration`).
+pub type DistributionMeta = crate::k8s::meta::ObjectMeta;
 
 /// ResourceDistribution `spec`.
 #[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]

@@ -72,16 +72,6 @@ class ConditionOutput(TypedDict):
     """
 
 
-class DistributionMeta(TypedDict):
-    """ResourceDistribution `metadata` members read."""
-
-    generation: NotRequired[Optional[int]]
-    """`metadata.generation`: becomes `status.observedGeneration`; null or absent: 0."""
-
-    name: NotRequired[Optional[str]]
-    """`metadata.name`: the copies' controller owner reference names it; null or absent: `""`."""
-
-
 class TargetNamespace(TypedDict):
     """One `list` entry."""
 
@@ -148,7 +138,7 @@ class NamespaceAction(TypedDict):
 class ResourceDistribution(TypedDict):
     """A ResourceDistribution object."""
 
-    metadata: NotRequired[Optional[DistributionMeta]]
+    metadata: NotRequired[Optional[ObjectMeta]]
     """`metadata`; absent or null: the zero metadata."""
 
     spec: NotRequired[Optional[DistributionSpec]]
@@ -233,7 +223,6 @@ __all__ = [
     "Action",
     "Condition",
     "ConditionOutput",
-    "DistributionMeta",
     "DistributionSpec",
     "DistributionStatus",
     "LabelSelector",

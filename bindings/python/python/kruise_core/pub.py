@@ -486,20 +486,6 @@ class MatchPodEntry(TypedDict):
     """
 
 
-class MatchPubMeta(TypedDict):
-    """PUB `metadata` members read."""
-
-    name: NotRequired[Optional[str]]
-    """`metadata.name`, reported for the pod's match (the `kruise.io/related-pub` value); null or
-    absent: `""`.
-    """
-
-    namespace: NotRequired[Optional[str]]
-    """`metadata.namespace`: a PUB covers and protects pods of its own namespace only; null,
-    absent or `""`: listed for every namespace (a client list in namespace `""` spans all).
-    """
-
-
 class MatchPubSpec(TypedDict):
     """PUB `spec` members read."""
 
@@ -515,7 +501,7 @@ class MatchPubSpec(TypedDict):
 class MatchPub(TypedDict):
     """A PodUnavailableBudget, reduced to the members matching reads (a whole PUB may be passed)."""
 
-    metadata: NotRequired[Optional[MatchPubMeta]]
+    metadata: NotRequired[Optional[ObjectMeta]]
     """`metadata`; absent or null: the zero metadata."""
 
     spec: NotRequired[Optional[MatchPubSpec]]
@@ -839,7 +825,6 @@ __all__ = [
     "MatchOutput",
     "MatchPodEntry",
     "MatchPub",
-    "MatchPubMeta",
     "MatchPubSpec",
     "ObjectMeta",
     "Operation",
