@@ -166,8 +166,10 @@ pub mod fns {
                     ("subResource", Want::String, false),
                     ("resource", Want::String, false),
                     ("pod", Want::Object, true),
+                    ("webhookNamespace", Want::Any, false),
                 ],
-            )
+            )?;
+            crate::k8s::object_or_null(input.get("webhookNamespace"), "webhookNamespace")
         }
 
         fn decide(i: LaunchPriorityInput) -> Result<LaunchPriorityOutput> {
@@ -324,8 +326,10 @@ pub mod fns {
                     ("operation", Want::String, true),
                     ("workloadReplicas", Want::Int, false),
                     ("versionedStatusKinds", Want::Array, false),
+                    ("webhookNamespace", Want::Any, false),
                 ],
-            )
+            )?;
+            crate::k8s::object_or_null(input.get("webhookNamespace"), "webhookNamespace")
         }
 
         fn decide(i: WorkloadspreadSubsetInput) -> Result<WorkloadspreadSubsetOutput> {

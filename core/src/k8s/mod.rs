@@ -14,6 +14,8 @@
 //!   and normalized (`ParseNormalizedNamed`).
 //!
 //! - [`condition`]: the `type` / `status` view of a status condition.
+//! - [`webhook_namespace`]: the namespaces the pod webhooks never see (the webhook
+//!   configuration's `namespaceSelector`), applied by every pod-webhook decision.
 //! - [`pod`]: the pod view (metadata, owner references, phase; `IsPodActive`,
 //!   `GetControllerOf`) that matching decisions read.
 //!
@@ -29,6 +31,7 @@ pub mod selector;
 pub mod selector_match;
 pub mod strconv;
 pub mod validation;
+pub mod webhook_namespace;
 
 /// Reads a JSON `null` (or an absent member, with `#[serde(default)]`) as `T::default()`, as Go's
 /// encoding/json leaves a nil slice, map or zero struct: `#[serde(default, deserialize_with =

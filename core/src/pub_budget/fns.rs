@@ -269,6 +269,12 @@ pub struct AdmitInput {
     /// The Kruise feature gates (absent members: their defaults).
     #[serde(default)]
     pub feature_gates: FeatureGates,
+    /// The request's namespace and the pod webhook's `namespaceSelector`
+    /// ([`crate::k8s::webhook_namespace`]); when the selector excludes the namespace (the Helm
+    /// chart's: `kube-system` and the `control-plane: openkruise` namespace) the webhook is not
+    /// called: allowed, decision `namespace_excluded`, nothing written. Absent or null: called.
+    #[serde(default)]
+    pub webhook_namespace: Option<crate::k8s::webhook_namespace::WebhookNamespace>,
     /// The record time of an admitted request, RFC 3339 (written back as given).
     #[schemars(extend("format" = "date-time"))]
     pub now: String,
@@ -306,7 +312,10 @@ impl Decision for Admit {
     type Output = AdmitOutput;
 
     fn check_json(input: &Value) -> Result<()> {
-        objects_only(input, &["pub", "pod", "oldPod", "newPod"])
+        objects_only(
+            input,
+            &["pub", "pod", "oldPod", "newPod", "webhookNamespace"],
+        )
     }
 
     fn decide(i: AdmitInput) -> Result<AdmitOutput> {
@@ -314,6 +323,18 @@ impl Decision for Admit {
             p.check_api("pub")?;
         }
         let now = RecordTime::parse(&i.now, "now")?;
+        if crate::k8s::webhook_namespace::excluded(
+            i.webhook_namespace.as_ref(),
+            "webhookNamespace",
+        )? {
+            return Ok(AdmitOutput {
+                allowed: true,
+                reason: String::new(),
+                decision: DecisionCode::NamespaceExcluded,
+                operation: None,
+                new_status: None,
+            });
+        }
         let r = &i.request;
         let pod = match (r.operation, r.old_object_present) {
             (RequestOperation::Delete, false) => None,
@@ -370,6 +391,12 @@ pub struct AdmitReviewInput {
     /// The Kruise feature gates (absent members: their defaults).
     #[serde(default)]
     pub feature_gates: FeatureGates,
+    /// The request's namespace and the pod webhook's `namespaceSelector`
+    /// ([`crate::k8s::webhook_namespace`]); when the selector excludes the namespace (the Helm
+    /// chart's: `kube-system` and the `control-plane: openkruise` namespace) the webhook is not
+    /// called: allowed, decision `namespace_excluded`, nothing written. Absent or null: called.
+    #[serde(default)]
+    pub webhook_namespace: Option<crate::k8s::webhook_namespace::WebhookNamespace>,
     /// The record time of an admitted request, RFC 3339 (written back as given).
     #[schemars(extend("format" = "date-time"))]
     pub now: String,
@@ -406,7 +433,7 @@ impl Decision for AdmitReview {
     type Output = AdmitReviewOutput;
 
     fn check_json(input: &Value) -> Result<()> {
-        objects_only(input, &["pub", "evictedPod"])
+        objects_only(input, &["pub", "evictedPod", "webhookNamespace"])
     }
 
     fn decide(i: AdmitReviewInput) -> Result<AdmitReviewOutput> {
@@ -414,6 +441,35 @@ impl Decision for AdmitReview {
             p.check_api("pub")?;
         }
         let now = RecordTime::parse(&i.now, "now")?;
+        if crate::k8s::webhook_namespace::excluded(
+            i.webhook_namespace.as_ref(),
+            "webhookNamespace",
+        )? {
+            let uid = i
+                .review
+                .as_ref()
+                .and_then(|r| r.get("request"))
+                .or(i.request.as_ref())
+                .and_then(|r| r.get("uid"))
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            return Ok(AdmitReviewOutput {
+                allowed: true,
+                reason: String::new(),
+                decision: DecisionCode::NamespaceExcluded,
+                operation: None,
+                new_status: None,
+                response: ReviewResponse {
+                    uid: uid.to_string(),
+                    allowed: true,
+                    status: ResponseStatus {
+                        code: 200,
+                        reason: None,
+                        message: None,
+                    },
+                },
+            });
+        }
         let ctx = ReviewContext {
             pb: i.pb.as_ref(),
             evicted_pod: i.evicted_pod.as_ref(),
