@@ -154,7 +154,10 @@ pub mod fns {
             (pkg/webhook/pod/mutating/container_launch_priority_initialization.go)";
         const SOURCE: &'static str = "pkg/webhook/pod/mutating/container_launch_priority_initialization.go \
             containerLaunchPriorityInitialization; pkg/util/containerlaunchpriority/container_launch_priority.go";
-        const ERRORS: &'static [&'static str] = &[super::launch_priority::INVALID_PRIORITY];
+        const ERRORS: &'static [&'static str] = &[
+            super::launch_priority::INVALID_PRIORITY,
+            crate::k8s::webhook_namespace::INVALID_LABEL_SELECTOR,
+        ];
         type Input = LaunchPriorityInput;
         type Output = LaunchPriorityOutput;
 
@@ -313,7 +316,8 @@ pub mod fns {
             "WorkloadSpread subset choice with per-revision accounting (pkg/util/workloadspread)";
         const SOURCE: &'static str = "pkg/util/workloadspread/workloadspread.go \
             HandlePodCreation/HandlePodDeletion, acquireSuitableSubset; utils.go";
-        const ERRORS: &'static [&'static str] = &[];
+        const ERRORS: &'static [&'static str] =
+            &[crate::k8s::webhook_namespace::INVALID_LABEL_SELECTOR];
         type Input = WorkloadspreadSubsetInput;
         type Output = WorkloadspreadSubsetOutput;
 

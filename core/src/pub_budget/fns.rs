@@ -307,7 +307,8 @@ impl Decision for Admit {
         "Pod webhook PUB admission: allow/deny and status write (pod_unavailable_budget.go)";
     const SOURCE: &'static str = "pkg/webhook/pod/validating/pod_unavailable_budget.go podUnavailableBudgetValidatingPod; \
         pkg/control/pubcontrol/pub_control_utils.go PodUnavailableBudgetValidatePod";
-    const ERRORS: &'static [&'static str] = &[];
+    const ERRORS: &'static [&'static str] =
+        &[crate::k8s::webhook_namespace::INVALID_LABEL_SELECTOR];
     type Input = AdmitInput;
     type Output = AdmitOutput;
 
@@ -428,7 +429,8 @@ impl Decision for AdmitReview {
     const DOC: &'static str = "Pod webhook PUB admission on an AdmissionReview or its request, fail closed (pod_unavailable_budget.go)";
     const SOURCE: &'static str = "pkg/webhook/pod/validating/pod_create_update_handler.go PodCreateHandler.Handle; \
         pkg/webhook/pod/validating/pod_unavailable_budget.go podUnavailableBudgetValidatingPod";
-    const ERRORS: &'static [&'static str] = &[];
+    const ERRORS: &'static [&'static str] =
+        &[crate::k8s::webhook_namespace::INVALID_LABEL_SELECTOR];
     type Input = AdmitReviewInput;
     type Output = AdmitReviewOutput;
 

@@ -705,15 +705,6 @@ fn check_sizes(i: &NextUpgradeInput) -> Result<()> {
             MAX_TERMS,
         )?;
     }
-    for (n, c) in spec.containers.iter().enumerate() {
-        if c.upgrade_strategy.upgrade_type == "HotUpgrade" {
-            return Err(Error::at(
-                UNSUPPORTED,
-                format!("sidecarSet.spec.containers[{n}].upgradeStrategy.upgradeType"),
-                "hot-upgrade sidecars are not modelled (their container flip and readiness rules)",
-            ));
-        }
-    }
     Ok(())
 }
 
@@ -736,8 +727,8 @@ pub fn next_upgrade(i: &NextUpgradeInput) -> Result<NextUpgradeOutput> {
     let pods = &i.pods;
     let total = pods.len() as i64;
 
-    let mut facts = Vec::with_capacity(pods.len());
-    let mut sort_pods = Vec::with_capacity(pods.len());
+    // every time is decoded first, as the controller's objects are decoded before any decision
+    let mut times = Vec::with_capacity(pods.len());
     for (n, p) in pods.iter().enumerate() {
         let key = sort_key(p, n)?;
         let deleting = time_of(
@@ -745,6 +736,20 @@ pub fn next_upgrade(i: &NextUpgradeInput) -> Result<NextUpgradeOutput> {
             &format!("pods[{n}].metadata.deletionTimestamp"),
         )?
         .is_some();
+        times.push((key, deleting));
+    }
+    for (n, c) in set.spec.containers.iter().enumerate() {
+        if c.upgrade_strategy.upgrade_type == "HotUpgrade" {
+            return Err(Error::at(
+                UNSUPPORTED,
+                format!("sidecarSet.set.spec.containers[{n}].upgradeStrategy.upgradeType"),
+                "hot-upgrade sidecars are not modelled (their container flip and readiness rules)",
+            ));
+        }
+    }
+    let mut facts = Vec::with_capacity(pods.len());
+    let mut sort_pods = Vec::with_capacity(pods.len());
+    for (n, (p, &(key, deleting))) in pods.iter().zip(&times).enumerate() {
         facts.push(Facts {
             updated: pod_hash(p, HASH, name) == set_hash,
             ready: is_ready(p, deleting),
