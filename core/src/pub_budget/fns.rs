@@ -660,6 +660,7 @@ mod tests {
             pod: Some(pods[0].clone()),
             pb: Some(pb),
             feature_gates: FeatureGates::default(),
+            webhook_namespace: None,
             now: "2026-06-21T10:00:00Z".into(),
         })
         .unwrap();

@@ -912,3 +912,57 @@ pub fn next_upgrade(i: &NextUpgradeInput) -> Result<NextUpgradeOutput> {
             .collect(),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn run(v: serde_json::Value) -> Result<NextUpgradeOutput> {
+        next_upgrade(&serde_json::from_value(v).unwrap())
+    }
+
+    #[test]
+    fn errors_name_the_field() {
+        let e = run(
+            json!({"sidecarSet": {"spec": {"containers": [{"name": "a"}, {"name": "b",
+            "upgradeStrategy": {"upgradeType": "HotUpgrade"}}]}}, "pods": []}),
+        )
+        .unwrap_err();
+        assert_eq!(e.kind, UNSUPPORTED);
+        assert_eq!(
+            e.field.as_deref(),
+            Some("sidecarSet.spec.containers[1].upgradeStrategy.upgradeType")
+        );
+        let e =
+            run(json!({"sidecarSet": {}, "pods": [{}, {"metadata": {"creationTimestamp": "x"}}]}))
+                .unwrap_err();
+        assert_eq!(
+            e.field.as_deref(),
+            Some("pods[1].metadata.creationTimestamp")
+        );
+        let e = run(json!({"sidecarSet": {"metadata": {"name": "s"}, "spec": {"containers": [{"name": "c"}]}},
+            "pods": [{"metadata": {"annotations": {INPLACE_UPDATE_STATE: "{\"s\":null}"}},
+                      "spec": {"containers": [{"name": "c", "image": "x:1"}]},
+                      "status": {"containerStatuses": [{"name": "c"}]}}]}))
+        .unwrap_err();
+        assert_eq!(e.kind, INVALID_ANNOTATION);
+    }
+
+    #[test]
+    fn not_ready_candidates_do_not_use_max_unavailable() {
+        let pod = |name: &str, ready: &str, created: &str| {
+            json!({"metadata": {"name": name, "creationTimestamp": created},
+                   "status": {"phase": "Running", "conditions": [{"type": "Ready", "status": ready}]}})
+        };
+        let out = run(json!({"sidecarSet": {"metadata": {"annotations": {HASH: "new"}}},
+            "pods": [pod("a", "True", "2024-01-01T00:00:00Z"), pod("b", "False", "2024-01-01T00:00:00Z"),
+                     pod("c", "True", "2024-01-02T00:00:00Z")]}))
+        .unwrap();
+        assert_eq!(out.action, UpgradeAction::Upgrade);
+        assert_eq!(out.candidates, ["b", "c", "a"]);
+        assert_eq!(out.upgrade_pods, ["b", "c"]);
+        assert_eq!(out.pods[0].reason, PodUpgradeReason::MaxUnavailable);
+        assert_eq!(out.max_unavailable, 1);
+    }
+}
