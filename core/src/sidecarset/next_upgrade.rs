@@ -742,7 +742,7 @@ pub fn next_upgrade(i: &NextUpgradeInput) -> Result<NextUpgradeOutput> {
         if c.upgrade_strategy.upgrade_type == "HotUpgrade" {
             return Err(Error::at(
                 UNSUPPORTED,
-                format!("sidecarSet.set.spec.containers[{n}].upgradeStrategy.upgradeType"),
+                format!("sidecarSet.spec.containers[{n}].upgradeStrategy.upgradeType"),
                 "hot-upgrade sidecars are not modelled (their container flip and readiness rules)",
             ));
         }
