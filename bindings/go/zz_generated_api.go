@@ -403,7 +403,7 @@ func ApiDefault(in ApiDefaultInput) (ApiDefaultOutput, error) {
 //
 // OpenKruise source: pkg/webhook/pod/mutating/container_launch_priority_initialization.go containerLaunchPriorityInitialization; pkg/util/containerlaunchpriority/container_launch_priority.go.
 //
-// Errors are *Error with Kind "invalid_priority", "invalid_input" (Field names the member).
+// Errors are *Error with Kind "invalid_priority", "invalid_label_selector", "invalid_input" (Field names the member).
 func ApiLaunchPriority(in ApiLaunchPriorityInput) (ApiLaunchPriorityOutput, error) {
 	var out ApiLaunchPriorityOutput
 	err := callTyped("api.launch_priority", in, &out)
@@ -461,7 +461,7 @@ func ApiSidecarsetNamespaceIndex(in ApiSidecarsetNamespaceIndexInput) (ApiSideca
 //
 // OpenKruise source: pkg/util/workloadspread/workloadspread.go HandlePodCreation/HandlePodDeletion, acquireSuitableSubset; utils.go.
 //
-// Errors are *Error with Kind "invalid_input" (Field names the member).
+// Errors are *Error with Kind "invalid_label_selector", "invalid_input" (Field names the member).
 func ApiWorkloadspreadSubset(in ApiWorkloadspreadSubsetInput) (ApiWorkloadspreadSubsetOutput, error) {
 	var out ApiWorkloadspreadSubsetOutput
 	err := callTyped("api.workloadspread_subset", in, &out)

@@ -994,7 +994,7 @@ func PubStatus(in PubStatusInput) (PubStatusOutput, error) {
 //
 // OpenKruise source: pkg/webhook/pod/validating/pod_unavailable_budget.go podUnavailableBudgetValidatingPod; pkg/control/pubcontrol/pub_control_utils.go PodUnavailableBudgetValidatePod.
 //
-// Errors are *Error with Kind "invalid_input" (Field names the member).
+// Errors are *Error with Kind "invalid_label_selector", "invalid_input" (Field names the member).
 func PubAdmit(in PubAdmitInput) (PubAdmitOutput, error) {
 	var out PubAdmitOutput
 	err := callTyped("pub.admit", in, &out)
@@ -1005,7 +1005,7 @@ func PubAdmit(in PubAdmitInput) (PubAdmitOutput, error) {
 //
 // OpenKruise source: pkg/webhook/pod/validating/pod_create_update_handler.go PodCreateHandler.Handle; pkg/webhook/pod/validating/pod_unavailable_budget.go podUnavailableBudgetValidatingPod.
 //
-// Errors are *Error with Kind "invalid_input" (Field names the member).
+// Errors are *Error with Kind "invalid_label_selector", "invalid_input" (Field names the member).
 func PubAdmitReview(in PubAdmitReviewInput) (PubAdmitReviewOutput, error) {
 	var out PubAdmitReviewOutput
 	err := callTyped("pub.admit_review", in, &out)

@@ -409,7 +409,7 @@ def launch_priority(input: LaunchPriorityInput) -> LaunchPriorityOutput:
 
     fn ``api.launch_priority``; OpenKruise source: pkg/webhook/pod/mutating/container_launch_priority_initialization.go containerLaunchPriorityInitialization; pkg/util/containerlaunchpriority/container_launch_priority.go.
 
-    Raises ``KruiseError`` with kind ``invalid_priority``, ``invalid_input`` (naming the field).
+    Raises ``KruiseError`` with kind ``invalid_priority``, ``invalid_label_selector``, ``invalid_input`` (naming the field).
     """
     return cast(LaunchPriorityOutput, call("api.launch_priority", input))
 
@@ -459,7 +459,7 @@ def workloadspread_subset(input: WorkloadspreadSubsetInput) -> WorkloadspreadSub
 
     fn ``api.workloadspread_subset``; OpenKruise source: pkg/util/workloadspread/workloadspread.go HandlePodCreation/HandlePodDeletion, acquireSuitableSubset; utils.go.
 
-    Raises ``KruiseError`` with kind ``invalid_input`` (naming the field).
+    Raises ``KruiseError`` with kind ``invalid_label_selector``, ``invalid_input`` (naming the field).
     """
     return cast(WorkloadspreadSubsetOutput, call("api.workloadspread_subset", input))
 

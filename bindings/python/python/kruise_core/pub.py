@@ -796,7 +796,7 @@ def admit(input: AdmitInput) -> AdmitOutput:
 
     fn ``pub.admit``; OpenKruise source: pkg/webhook/pod/validating/pod_unavailable_budget.go podUnavailableBudgetValidatingPod; pkg/control/pubcontrol/pub_control_utils.go PodUnavailableBudgetValidatePod.
 
-    Raises ``KruiseError`` with kind ``invalid_input`` (naming the field).
+    Raises ``KruiseError`` with kind ``invalid_label_selector``, ``invalid_input`` (naming the field).
     """
     return cast(AdmitOutput, call("pub.admit", input))
 
@@ -806,7 +806,7 @@ def admit_review(input: AdmitReviewInput) -> AdmitReviewOutput:
 
     fn ``pub.admit_review``; OpenKruise source: pkg/webhook/pod/validating/pod_create_update_handler.go PodCreateHandler.Handle; pkg/webhook/pod/validating/pod_unavailable_budget.go podUnavailableBudgetValidatingPod.
 
-    Raises ``KruiseError`` with kind ``invalid_input`` (naming the field).
+    Raises ``KruiseError`` with kind ``invalid_label_selector``, ``invalid_input`` (naming the field).
     """
     return cast(AdmitReviewOutput, call("pub.admit_review", input))
 
