@@ -84,7 +84,7 @@ type K8sEnvVar struct {
 	Value *string `json:"value,omitempty"`
 }
 
-// K8sLabelSelector is `LabelSelector` of the cron, distribution, pub, rollout, sidecarset families' schemas, written once.
+// K8sLabelSelector is `LabelSelector` of the api, cron, distribution, pub, rollout, sidecarset families' schemas, written once.
 //
 // A label selector as the API server serves it. `None` is absent (or null), `Some(empty)` is
 // present and empty: Go's `reflect.DeepEqual` tells those apart. Unknown members are ignored.
@@ -209,7 +209,7 @@ type K8sPodStatus struct {
 	Phase *string `json:"phase,omitempty"`
 }
 
-// K8sRequirement is `Requirement` of the cron, distribution, pub, rollout, sidecarset families' schemas, written once.
+// K8sRequirement is `Requirement` of the api, cron, distribution, pub, rollout, sidecarset families' schemas, written once.
 //
 // One `matchExpressions` entry; absent or null members read as Go's zero values.
 type K8sRequirement struct {
@@ -221,4 +221,23 @@ type K8sRequirement struct {
 
 	// `values`.
 	Values *[]string `json:"values,omitempty"`
+}
+
+// K8sWebhookNamespace is `WebhookNamespace` of the api, pub families' schemas, written once.
+//
+// The optional `webhookNamespace` input member of the pod-webhook decisions (`pub.admit`,
+// `pub.admit_review`, `api.launch_priority`, `api.workloadspread_subset`): the request's
+// namespace and the webhook configuration's selector. Absent: the webhook is taken to be
+// called (the decision's behaviour without this rule).
+type K8sWebhookNamespace struct {
+	// The namespace's labels (`metadata.labels`); null or absent: none besides
+	// `kubernetes.io/metadata.name`, which is always taken to be `name`.
+	Labels *map[string]string `json:"labels,omitempty"`
+
+	// The namespace's name (`metadata.name` of the Namespace). Required, not empty.
+	Name string `json:"name"`
+
+	// The webhook configuration's `namespaceSelector`; null or absent: the Helm chart's
+	// (`control-plane NotIn [openkruise]`, `kubernetes.io/metadata.name NotIn [kube-system]`).
+	Selector *K8sLabelSelector `json:"selector,omitempty"`
 }

@@ -29,6 +29,12 @@ type PubAdmitInput struct {
 
 	// The request.
 	Request PubAdmitRequest `json:"request"`
+
+	// The request's namespace and the pod webhook's `namespaceSelector`
+	// ([`crate::k8s::webhook_namespace`]); when the selector excludes the namespace (the Helm
+	// chart's: `kube-system` and the `control-plane: openkruise` namespace) the webhook is not
+	// called: allowed, decision `namespace_excluded`, nothing written. Absent or null: called.
+	WebhookNamespace *K8sWebhookNamespace `json:"webhookNamespace,omitempty"`
 }
 
 // PubAdmitOutput is `AdmitOutput` of the pub family's schemas.
@@ -95,6 +101,12 @@ type PubAdmitReviewInput struct {
 	// member), carried verbatim: it is read as v1.9.0 reads it, and what cannot be read is
 	// `invalid_input` naming the field. Give this or `request`, not both.
 	Review json.RawMessage `json:"review,omitempty"`
+
+	// The request's namespace and the pod webhook's `namespaceSelector`
+	// ([`crate::k8s::webhook_namespace`]); when the selector excludes the namespace (the Helm
+	// chart's: `kube-system` and the `control-plane: openkruise` namespace) the webhook is not
+	// called: allowed, decision `namespace_excluded`, nothing written. Absent or null: called.
+	WebhookNamespace *K8sWebhookNamespace `json:"webhookNamespace,omitempty"`
 }
 
 // PubAdmitReviewOutput is `AdmitReviewOutput` of the pub family's schemas.
@@ -192,6 +204,10 @@ const PubDecisionCodeDryRun PubDecisionCode = "dry_run"
 
 // PubDecisionCodeAdmitted is "admitted": Admitted; the status change is written.
 const PubDecisionCodeAdmitted PubDecisionCode = "admitted"
+
+// PubDecisionCodeNamespaceExcluded is "namespace_excluded": The pod webhook is not called for the request's namespace (`webhookNamespace`: the
+// webhook configuration's `namespaceSelector` excludes it); allowed, nothing written.
+const PubDecisionCodeNamespaceExcluded PubDecisionCode = "namespace_excluded"
 
 // PubFeatureGates is `FeatureGates` of the pub family's schemas.
 //
@@ -914,6 +930,9 @@ const PubValidationCodeMinAvailableOver100Percent PubValidationCode = "min_avail
 // PubValidationCodeSelectorOrTargetRefImmutable is "selector_or_target_ref_immutable": An update changes `spec.selector` or `spec.targetRef`.
 const PubValidationCodeSelectorOrTargetRefImmutable PubValidationCode = "selector_or_target_ref_immutable"
 
+// PubWebhookNamespace is K8sWebhookNamespace, the `WebhookNamespace` the families share (zz_generated_k8s.go).
+type PubWebhookNamespace = K8sWebhookNamespace
+
 // PubProtectOperations calls "pub.protect_operations": PUB protected operations from kruise.io/pub-protect-operations (pubcontrol isNeedPubProtection).
 //
 // OpenKruise source: pkg/control/pubcontrol/pub_control_utils.go isNeedPubProtection; strict: pkg/webhook/podunavailablebudget/validating/pub_create_update_handler.go validatingPodUnavailableBudgetFn.
@@ -962,7 +981,7 @@ func PubStatus(in PubStatusInput) (PubStatusOutput, error) {
 //
 // OpenKruise source: pkg/webhook/pod/validating/pod_unavailable_budget.go podUnavailableBudgetValidatingPod; pkg/control/pubcontrol/pub_control_utils.go PodUnavailableBudgetValidatePod.
 //
-// Errors are *Error with Kind "invalid_input" (Field names the member).
+// Errors are *Error with Kind "invalid_label_selector", "invalid_input" (Field names the member).
 func PubAdmit(in PubAdmitInput) (PubAdmitOutput, error) {
 	var out PubAdmitOutput
 	err := callTyped("pub.admit", in, &out)
@@ -973,7 +992,7 @@ func PubAdmit(in PubAdmitInput) (PubAdmitOutput, error) {
 //
 // OpenKruise source: pkg/webhook/pod/validating/pod_create_update_handler.go PodCreateHandler.Handle; pkg/webhook/pod/validating/pod_unavailable_budget.go podUnavailableBudgetValidatingPod.
 //
-// Errors are *Error with Kind "invalid_input" (Field names the member).
+// Errors are *Error with Kind "invalid_label_selector", "invalid_input" (Field names the member).
 func PubAdmitReview(in PubAdmitReviewInput) (PubAdmitReviewOutput, error) {
 	var out PubAdmitReviewOutput
 	err := callTyped("pub.admit_review", in, &out)

@@ -732,6 +732,22 @@ var typedFns = map[string]func(json.RawMessage) (sent, got json.RawMessage, err 
 		got, err := json.Marshal(out)
 		return sent, got, err
 	},
+	"sidecarset.next_upgrade": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
+		var in SidecarsetNextUpgradeInput
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return nil, nil, notTyped{err}
+		}
+		sent, err := json.Marshal(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		out, err := SidecarsetNextUpgrade(in)
+		if err != nil {
+			return sent, nil, err
+		}
+		got, err := json.Marshal(out)
+		return sent, got, err
+	},
 	"jobsidecar.decide": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
 		var in JobsidecarDecideInput
 		if err := json.Unmarshal(raw, &in); err != nil {

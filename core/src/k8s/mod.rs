@@ -19,6 +19,8 @@
 //! - [`pod`]: the one pod view (metadata, spec containers, status conditions and container
 //!   statuses; `IsPodActive`, `GetControllerOf`, `IsPodReady`) the families read.
 //! - [`namespace`]: the one Namespace view.
+//! - [`webhook_namespace`]: the namespaces the pod webhooks never see (the webhook
+//!   configuration's `namespaceSelector`), applied by every pod-webhook decision.
 //!
 //! - [`null_as_default`]: encoding/json's reading of `null` for a slice, map or struct member (the
 //!   zero value), for serde fields.
@@ -34,6 +36,7 @@ pub mod selector;
 pub mod selector_match;
 pub mod strconv;
 pub mod validation;
+pub mod webhook_namespace;
 
 /// Reads a JSON `null` (or an absent member, with `#[serde(default)]`) as `T::default()`, as Go's
 /// encoding/json leaves a nil slice, map or zero struct: `#[serde(default, deserialize_with =

@@ -134,6 +134,7 @@ TYPED_FNS: Dict[str, Tuple[str, str]] = {
     "pub.match": ("pub", "match"),
     "sidecarset.match": ("sidecarset", "match"),
     "sidecarset.inject": ("sidecarset", "inject"),
+    "sidecarset.next_upgrade": ("sidecarset", "next_upgrade"),
     "jobsidecar.decide": ("jobsidecar", "decide"),
     "distribution.targets": ("distribution", "targets"),
     "api.convert": ("api", "convert"),

@@ -228,6 +228,27 @@ class Pod(TypedDict):
     """`status`; absent or null: the zero status (phase `""`)."""
 
 
+class WebhookNamespace(TypedDict):
+    """The optional `webhookNamespace` input member of the pod-webhook decisions (`pub.admit`,
+    `pub.admit_review`, `api.launch_priority`, `api.workloadspread_subset`): the request's
+    namespace and the webhook configuration's selector. Absent: the webhook is taken to be
+    called (the decision's behaviour without this rule).
+    """
+
+    labels: NotRequired[Optional[Dict[str, str]]]
+    """The namespace's labels (`metadata.labels`); null or absent: none besides
+    `kubernetes.io/metadata.name`, which is always taken to be `name`.
+    """
+
+    name: str
+    """The namespace's name (`metadata.name` of the Namespace). Required, not empty."""
+
+    selector: NotRequired[Optional[LabelSelector]]
+    """The webhook configuration's `namespaceSelector`; null or absent: the Helm chart's
+    (`control-plane NotIn [openkruise]`, `kubernetes.io/metadata.name NotIn [kube-system]`).
+    """
+
+
 __all__ = [
     "Condition",
     "Container",
@@ -244,4 +265,5 @@ __all__ = [
     "PodSpec",
     "PodStatus",
     "Requirement",
+    "WebhookNamespace",
 ]

@@ -8,7 +8,7 @@ from typing import Any, Dict, List, Literal, Optional, Tuple, Union, cast
 from typing_extensions import NotRequired, TypeAlias, TypedDict
 
 from ._kruise_core import call
-from .k8s import Condition as Condition, Container as Container, ContainerState as ContainerState, ContainerStateTerminated as ContainerStateTerminated, ContainerStatus as ContainerStatus, EnvVar as EnvVar, IntOrPercent as IntOrPercent, LabelSelector as LabelSelector, ObjectMeta as ObjectMeta, OwnerReference as OwnerReference, Pod as Pod, PodSpec as PodSpec, PodStatus as PodStatus, Requirement as Requirement  # shared shapes, re-exported
+from .k8s import Condition as Condition, Container as Container, ContainerState as ContainerState, ContainerStateTerminated as ContainerStateTerminated, ContainerStatus as ContainerStatus, EnvVar as EnvVar, IntOrPercent as IntOrPercent, LabelSelector as LabelSelector, ObjectMeta as ObjectMeta, OwnerReference as OwnerReference, Pod as Pod, PodSpec as PodSpec, PodStatus as PodStatus, Requirement as Requirement, WebhookNamespace as WebhookNamespace  # shared shapes, re-exported
 
 
 class FeatureGates(TypedDict):
@@ -298,6 +298,13 @@ class AdmitInput(TypedDict):
     request: AdmitRequest
     """The request."""
 
+    webhookNamespace: NotRequired[Optional[WebhookNamespace]]
+    """The request's namespace and the pod webhook's `namespaceSelector`
+    ([`crate::k8s::webhook_namespace`]); when the selector excludes the namespace (the Helm
+    chart's: `kube-system` and the `control-plane: openkruise` namespace) the webhook is not
+    called: allowed, decision `namespace_excluded`, nothing written. Absent or null: called.
+    """
+
 
 # Decision codes (the `decision` of `pub.admit`).
 # "no_old_object": DELETE without an old object.
@@ -316,7 +323,8 @@ class AdmitInput(TypedDict):
 # "denied_too_many_records": Denied: more than 2,000 records.
 # "dry_run": Dry run that would be admitted: nothing written.
 # "admitted": Admitted; the status change is written.
-DecisionCode: TypeAlias = Literal["no_old_object", "gate_disabled", "no_related_pub", "no_unavailable_change", "subresource_ignored", "operation_ignored", "no_protect_annotation", "pod_not_available", "pub_not_found", "desired_available_zero", "operation_not_protected", "already_recorded", "denied_no_budget", "denied_too_many_records", "dry_run", "admitted"]
+# "namespace_excluded": The pod webhook is not called for the request's namespace (`webhookNamespace`: the webhook configuration's `namespaceSelector` excludes it); allowed, nothing written.
+DecisionCode: TypeAlias = Literal["no_old_object", "gate_disabled", "no_related_pub", "no_unavailable_change", "subresource_ignored", "operation_ignored", "no_protect_annotation", "pod_not_available", "pub_not_found", "desired_available_zero", "operation_not_protected", "already_recorded", "denied_no_budget", "denied_too_many_records", "dry_run", "admitted", "namespace_excluded"]
 
 
 class PubStatusOutput(TypedDict):
@@ -399,6 +407,13 @@ class AdmitReviewInput(TypedDict):
     """The `admission.k8s.io/v1` `AdmissionReview` the API server posts (or its `request`
     member), carried verbatim: it is read as v1.9.0 reads it, and what cannot be read is
     `invalid_input` naming the field. Give this or `request`, not both.
+    """
+
+    webhookNamespace: NotRequired[Optional[WebhookNamespace]]
+    """The request's namespace and the pod webhook's `namespaceSelector`
+    ([`crate::k8s::webhook_namespace`]); when the selector excludes the namespace (the Helm
+    chart's: `kube-system` and the `control-plane: openkruise` namespace) the webhook is not
+    called: allowed, decision `namespace_excluded`, nothing written. Absent or null: called.
     """
 
 
@@ -767,7 +782,7 @@ def admit(input: AdmitInput) -> AdmitOutput:
 
     fn ``pub.admit``; OpenKruise source: pkg/webhook/pod/validating/pod_unavailable_budget.go podUnavailableBudgetValidatingPod; pkg/control/pubcontrol/pub_control_utils.go PodUnavailableBudgetValidatePod.
 
-    Raises ``KruiseError`` with kind ``invalid_input`` (naming the field).
+    Raises ``KruiseError`` with kind ``invalid_label_selector``, ``invalid_input`` (naming the field).
     """
     return cast(AdmitOutput, call("pub.admit", input))
 
@@ -777,7 +792,7 @@ def admit_review(input: AdmitReviewInput) -> AdmitReviewOutput:
 
     fn ``pub.admit_review``; OpenKruise source: pkg/webhook/pod/validating/pod_create_update_handler.go PodCreateHandler.Handle; pkg/webhook/pod/validating/pod_unavailable_budget.go podUnavailableBudgetValidatingPod.
 
-    Raises ``KruiseError`` with kind ``invalid_input`` (naming the field).
+    Raises ``KruiseError`` with kind ``invalid_label_selector``, ``invalid_input`` (naming the field).
     """
     return cast(AdmitReviewOutput, call("pub.admit_review", input))
 
@@ -865,6 +880,7 @@ __all__ = [
     "ValidateInput",
     "ValidateOutput",
     "ValidationCode",
+    "WebhookNamespace",
     "admit",
     "admit_review",
     "classify_update",
