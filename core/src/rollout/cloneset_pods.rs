@@ -851,7 +851,7 @@ fn scatter_sort(terms: &[ScatterTerm], pods: &[Prepared<'_>], mut idx: Vec<usize
                 }
             }
         }
-        seen.sort_by(|a, b| b.1.cmp(&a.1));
+        seen.sort_by_key(|s| std::cmp::Reverse(s.1));
         seen.into_iter().map(|(t, _)| t).collect()
     };
     for t in &list {
