@@ -1936,7 +1936,7 @@ type RolloutClonesetPodsToUpdateInput = RolloutClonesetPodsInput
 //
 // OpenKruise source: pkg/controller/cloneset/sync/cloneset_update.go Update, SortUpdateIndexes, limitUpdateIndexes; pkg/util/updatesort/priority_sort.go, scatter_sort.go; pkg/controller/cloneset/sync/cloneset_sync_utils.go calculateDiffsWithExpectation, IsPodAvailable.
 //
-// Errors are *Error with Kind "invalid_input", "invalid_revision", "foreign_pod", "invalid_input" (Field names the member).
+// Errors are *Error with Kind "invalid_revision", "foreign_pod", "invalid_input" (Field names the member).
 func RolloutClonesetPodsToUpdate(in RolloutClonesetPodsToUpdateInput) (RolloutClonesetPodsToUpdateOutput, error) {
 	var out RolloutClonesetPodsToUpdateOutput
 	err := callTyped("rollout.cloneset_pods_to_update", in, &out)
@@ -1950,7 +1950,7 @@ type RolloutClonesetPodsToDeleteInput = RolloutClonesetPodsInput
 //
 // OpenKruise source: pkg/controller/cloneset/sync/cloneset_scale.go Scale, managePreparingDelete, getPlannedDeletedPods, choosePodsToDelete, deletePods; pkg/controller/cloneset/utils/pod_sorter.go ActivePodsWithRanks, NewSameNodeRanker.
 //
-// Errors are *Error with Kind "invalid_input", "invalid_revision", "foreign_pod", "invalid_input" (Field names the member).
+// Errors are *Error with Kind "invalid_revision", "foreign_pod", "invalid_input" (Field names the member).
 func RolloutClonesetPodsToDelete(in RolloutClonesetPodsToDeleteInput) (RolloutClonesetPodsToDeleteOutput, error) {
 	var out RolloutClonesetPodsToDeleteOutput
 	err := callTyped("rollout.cloneset_pods_to_delete", in, &out)

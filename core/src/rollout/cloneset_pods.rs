@@ -1324,7 +1324,7 @@ impl crate::registry::Decision for ClonesetPodsToUpdate {
     const ID: &'static str = "rollout.cloneset_pods_to_update";
     const DOC: &'static str = "The CloneSet pods updated in this reconcile pass, in the controller's order (ActivePods, priority and scatter strategies, PreparingUpdate first), cut by updateNum and maxUnavailable, and why the others wait (kruise cloneset_update.go Update, SortUpdateIndexes, limitUpdateIndexes)";
     const SOURCE: &'static str = "pkg/controller/cloneset/sync/cloneset_update.go Update, SortUpdateIndexes, limitUpdateIndexes; pkg/util/updatesort/priority_sort.go, scatter_sort.go; pkg/controller/cloneset/sync/cloneset_sync_utils.go calculateDiffsWithExpectation, IsPodAvailable";
-    const ERRORS: &'static [&'static str] = &["invalid_input", "invalid_revision", "foreign_pod"];
+    const ERRORS: &'static [&'static str] = &["invalid_revision", "foreign_pod"];
     type Input = ClonesetPodsInput;
     type Output = PodsToUpdateOutput;
 
@@ -1340,7 +1340,7 @@ impl crate::registry::Decision for ClonesetPodsToDelete {
     const ID: &'static str = "rollout.cloneset_pods_to_delete";
     const DOC: &'static str = "The CloneSet scale step of this reconcile pass and the pods it deletes or moves to PreparingDelete, in the controller's order (podsToDelete, PreparingDelete, excess replicas by ActivePodsWithRanks with deletion cost and same-node rank) (kruise cloneset_scale.go Scale, choosePodsToDelete)";
     const SOURCE: &'static str = "pkg/controller/cloneset/sync/cloneset_scale.go Scale, managePreparingDelete, getPlannedDeletedPods, choosePodsToDelete, deletePods; pkg/controller/cloneset/utils/pod_sorter.go ActivePodsWithRanks, NewSameNodeRanker";
-    const ERRORS: &'static [&'static str] = &["invalid_input", "invalid_revision", "foreign_pod"];
+    const ERRORS: &'static [&'static str] = &["invalid_revision", "foreign_pod"];
     type Input = ClonesetPodsInput;
     type Output = PodsToDeleteOutput;
 

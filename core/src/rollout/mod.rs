@@ -350,7 +350,11 @@ mod tests {
                 }
             }
         }
-        assert_eq!(n, 13, "the rollout fns (with rollout.scale_int_or_percent)");
+        assert_eq!(
+            n,
+            ENTRIES.len() + 1,
+            "the rollout fns (with rollout.scale_int_or_percent)"
+        );
         for name in [
             "PartitionOutput",
             "DaemonsetBudgetOutput",

@@ -1816,7 +1816,7 @@ def cloneset_pods_to_update(input: ClonesetPodsToUpdateInput) -> ClonesetPodsToU
 
     fn ``rollout.cloneset_pods_to_update``; OpenKruise source: pkg/controller/cloneset/sync/cloneset_update.go Update, SortUpdateIndexes, limitUpdateIndexes; pkg/util/updatesort/priority_sort.go, scatter_sort.go; pkg/controller/cloneset/sync/cloneset_sync_utils.go calculateDiffsWithExpectation, IsPodAvailable.
 
-    Raises ``KruiseError`` with kind ``invalid_input``, ``invalid_revision``, ``foreign_pod``, ``invalid_input`` (naming the field).
+    Raises ``KruiseError`` with kind ``invalid_revision``, ``foreign_pod``, ``invalid_input`` (naming the field).
     """
     return cast(ClonesetPodsToUpdateOutput, call("rollout.cloneset_pods_to_update", input))
 
@@ -1826,7 +1826,7 @@ def cloneset_pods_to_delete(input: ClonesetPodsToDeleteInput) -> ClonesetPodsToD
 
     fn ``rollout.cloneset_pods_to_delete``; OpenKruise source: pkg/controller/cloneset/sync/cloneset_scale.go Scale, managePreparingDelete, getPlannedDeletedPods, choosePodsToDelete, deletePods; pkg/controller/cloneset/utils/pod_sorter.go ActivePodsWithRanks, NewSameNodeRanker.
 
-    Raises ``KruiseError`` with kind ``invalid_input``, ``invalid_revision``, ``foreign_pod``, ``invalid_input`` (naming the field).
+    Raises ``KruiseError`` with kind ``invalid_revision``, ``foreign_pod``, ``invalid_input`` (naming the field).
     """
     return cast(ClonesetPodsToDeleteOutput, call("rollout.cloneset_pods_to_delete", input))
 
