@@ -352,7 +352,7 @@ mod tests {
         }
         assert_eq!(
             n,
-            ENTRIES.len() + 1,
+            super::ENTRIES.len() + 1,
             "the rollout fns (with rollout.scale_int_or_percent)"
         );
         for name in [
