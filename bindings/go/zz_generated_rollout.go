@@ -47,6 +47,175 @@ type RolloutCloneSetStrategy struct {
 	Type *string `json:"type,omitempty"`
 }
 
+// RolloutClonesetPodsCloneSet is `ClonesetPodsCloneSet` of the rollout family's schemas.
+//
+// The CloneSet (`apps.kruise.io/v1alpha1`), reduced to the members read.
+type RolloutClonesetPodsCloneSet struct {
+	// `metadata`.
+	Metadata *RolloutClonesetPodsMeta `json:"metadata,omitempty"`
+
+	// `spec`.
+	Spec *RolloutClonesetPodsSpec `json:"spec,omitempty"`
+
+	// `status`.
+	Status *RolloutClonesetPodsStatus `json:"status,omitempty"`
+}
+
+// RolloutClonesetPodsFeatureGates is `ClonesetPodsFeatureGates` of the rollout family's schemas.
+//
+// Feature gates read by the two fns.
+type RolloutClonesetPodsFeatureGates struct {
+	// `CloneSetPartitionRollback` (a larger partition rolls pods back); absent: off.
+	CloneSetPartitionRollback *bool `json:"cloneSetPartitionRollback,omitempty"`
+
+	// `PreparingUpdateAsUpdate` (scale path: a `PreparingUpdate` pod counts as updated);
+	// absent: off.
+	PreparingUpdateAsUpdate *bool `json:"preparingUpdateAsUpdate,omitempty"`
+}
+
+// RolloutClonesetPodsInput is `ClonesetPodsInput` of the rollout family's schemas.
+//
+// Input of `rollout.cloneset_pods_to_update` and `rollout.cloneset_pods_to_delete`.
+type RolloutClonesetPodsInput struct {
+	// The CloneSet.
+	CloneSet RolloutClonesetPodsCloneSet `json:"cloneSet"`
+
+	// The current revision's name; absent or null: `cloneSet.status.currentRevision`; empty:
+	// the update revision.
+	CurrentRevision *string `json:"currentRevision,omitempty"`
+
+	// Feature gates; absent: all off.
+	FeatureGates *RolloutClonesetPodsFeatureGates `json:"featureGates,omitempty"`
+
+	// The reconcile time, RFC 3339 (availability under `minReadySeconds`).
+	Now string `json:"now"`
+
+	// Its pods as listed (at most 5,000); pods with a `deletionTimestamp` or in phase
+	// `Succeeded`/`Failed` are skipped; absent: none.
+	Pods *[]RolloutClonesetPodsPod `json:"pods,omitempty"`
+
+	// The controller flag `--cloneset-scaling-exclude-preparing-delete` (the CloneSet label of
+	// that name also switches it on); absent: off.
+	ScalingExcludePreparingDelete *bool `json:"scalingExcludePreparingDelete,omitempty"`
+
+	// The update revision's name; absent or null: `cloneSet.status.updateRevision`.
+	UpdateRevision *string `json:"updateRevision,omitempty"`
+}
+
+// RolloutClonesetPodsMeta is `ClonesetPodsMeta` of the rollout family's schemas.
+//
+// `metadata` of the CloneSet.
+type RolloutClonesetPodsMeta struct {
+	// `labels` (`apps.kruise.io/cloneset-scaling-exclude-preparing-delete: "true"`).
+	Labels *map[string]string `json:"labels,omitempty"`
+
+	// `uid`; absent or empty switches the owner check off.
+	Uid *string `json:"uid,omitempty"`
+}
+
+// RolloutClonesetPodsPod is `ClonesetPodsPod` of the rollout family's schemas.
+//
+// A pod as `kubectl get -o json` prints it, reduced to the members read.
+type RolloutClonesetPodsPod struct {
+	// `metadata`.
+	Metadata *RolloutClonesetPodsPodMeta `json:"metadata,omitempty"`
+
+	// `spec`: `nodeName`, `initContainers` (sidecar restarts).
+	Spec *K8sPodSpec `json:"spec,omitempty"`
+
+	// `status`: phase, conditions (`Ready`, `InPlaceUpdateReady`), container restarts.
+	Status *K8sPodStatus `json:"status,omitempty"`
+}
+
+// RolloutClonesetPodsPodMeta is `ClonesetPodsPodMeta` of the rollout family's schemas.
+//
+// `metadata` of a pod (other members ignored).
+type RolloutClonesetPodsPodMeta struct {
+	// `annotations`: `apps.kruise.io/inplace-update-grace` (or `inplace-update-grace`),
+	// `controller.kubernetes.io/pod-deletion-cost`.
+	Annotations *map[string]string `json:"annotations,omitempty"`
+
+	// `creationTimestamp` (RFC 3339; absent or null is the zero time).
+	CreationTimestamp *string `json:"creationTimestamp,omitempty"`
+
+	// `deletionTimestamp` (RFC 3339); set: the pod is skipped (not active).
+	DeletionTimestamp *string `json:"deletionTimestamp,omitempty"`
+
+	// `finalizers` (lifecycle hooks).
+	Finalizers *[]string `json:"finalizers,omitempty"`
+
+	// `labels`: `controller-revision-hash`, `lifecycle.apps.kruise.io/state`,
+	// `apps.kruise.io/specified-delete`, the priority / scatter / lifecycle hook labels.
+	Labels *map[string]string `json:"labels,omitempty"`
+
+	// `name`.
+	Name *string `json:"name,omitempty"`
+
+	// `ownerReferences` (their `uid`s are checked against the CloneSet's).
+	OwnerReferences *[]K8sOwnerReference `json:"ownerReferences,omitempty"`
+
+	// `uid` (the same-node ranker keys its ranks by it).
+	Uid *string `json:"uid,omitempty"`
+}
+
+// RolloutClonesetPodsSpec is `ClonesetPodsSpec` of the rollout family's schemas.
+//
+// `spec` of the CloneSet.
+type RolloutClonesetPodsSpec struct {
+	// `lifecycle`.
+	Lifecycle *RolloutLifecycle `json:"lifecycle,omitempty"`
+
+	// `minReadySeconds`; absent: 0.
+	MinReadySeconds *int32 `json:"minReadySeconds,omitempty"`
+
+	// `replicas`; absent or null: 1 (the API default).
+	Replicas *int32 `json:"replicas,omitempty"`
+
+	// `scaleStrategy`.
+	ScaleStrategy *RolloutScaleStrategy `json:"scaleStrategy,omitempty"`
+
+	// `updateStrategy`.
+	UpdateStrategy *RolloutClonesetPodsUpdateStrategy `json:"updateStrategy,omitempty"`
+}
+
+// RolloutClonesetPodsStatus is `ClonesetPodsStatus` of the rollout family's schemas.
+//
+// `status` of the CloneSet (the revisions).
+type RolloutClonesetPodsStatus struct {
+	// `currentRevision`: the default of the input's `currentRevision`.
+	CurrentRevision *string `json:"currentRevision,omitempty"`
+
+	// `updateRevision`: the default of the input's `updateRevision`.
+	UpdateRevision *string `json:"updateRevision,omitempty"`
+}
+
+// RolloutClonesetPodsUpdateStrategy is `ClonesetPodsUpdateStrategy` of the rollout family's schemas.
+//
+// `spec.updateStrategy` (v1alpha1 layout).
+type RolloutClonesetPodsUpdateStrategy struct {
+	// `maxSurge`, int-or-percent; absent: 0.
+	MaxSurge *IntOrPercent `json:"maxSurge,omitempty"`
+
+	// `maxUnavailable`, int-or-percent; absent: `"20%"`.
+	MaxUnavailable *IntOrPercent `json:"maxUnavailable,omitempty"`
+
+	// `partition`, int-or-percent of `replicas` (rounded up); absent: 0.
+	Partition *IntOrPercent `json:"partition,omitempty"`
+
+	// `paused`: no pod is updated.
+	Paused *bool `json:"paused,omitempty"`
+
+	// `priorityStrategy`.
+	PriorityStrategy *RolloutPriorityStrategy `json:"priorityStrategy,omitempty"`
+
+	// `scatterStrategy`.
+	ScatterStrategy *[]RolloutScatterTerm `json:"scatterStrategy,omitempty"`
+
+	// `type`: `ReCreate`, `InPlaceIfPossible`, `InPlaceOnly` or `OnDelete`; absent or `""`:
+	// `ReCreate`. Any other value is `invalid_input`.
+	Type *string `json:"type,omitempty"`
+}
+
 // RolloutClonesetStatusFields is `ClonesetStatusFields` of the rollout family's schemas.
 //
 // The computed CloneSet `status` fields.
@@ -396,6 +565,17 @@ type RolloutDaemonsetUpdateNodesInput struct {
 	Selector *bool `json:"selector,omitempty"`
 }
 
+// RolloutDeletedPod is `DeletedPod` of the rollout family's schemas.
+//
+// One pod the scale path acts on.
+type RolloutDeletedPod struct {
+	// What happens to it.
+	Action RolloutPodAction `json:"action"`
+
+	// `metadata.name`.
+	Name string `json:"name"`
+}
+
 // RolloutEnvVar is K8sEnvVar, the `EnvVar` the families share (zz_generated_k8s.go).
 type RolloutEnvVar = K8sEnvVar
 
@@ -589,6 +769,31 @@ type RolloutJsonPatchOperation struct {
 // RolloutLabelSelector is K8sLabelSelector, the `LabelSelector` the families share (zz_generated_k8s.go).
 type RolloutLabelSelector = K8sLabelSelector
 
+// RolloutLifecycle is `Lifecycle` of the rollout family's schemas.
+//
+// `spec.lifecycle`.
+type RolloutLifecycle struct {
+	// `inPlaceUpdate` (its `markPodNotReady` is read).
+	InPlaceUpdate *RolloutLifecycleHook `json:"inPlaceUpdate,omitempty"`
+
+	// `preDelete`: a hooked pod goes to `PreparingDelete` instead of being deleted.
+	PreDelete *RolloutLifecycleHook `json:"preDelete,omitempty"`
+}
+
+// RolloutLifecycleHook is `LifecycleHook` of the rollout family's schemas.
+//
+// A lifecycle hook (`spec.lifecycle.preDelete` / `inPlaceUpdate`).
+type RolloutLifecycleHook struct {
+	// `finalizersHandler`: a pod with any of these finalizers is hooked.
+	FinalizersHandler *[]string `json:"finalizersHandler,omitempty"`
+
+	// `labelsHandler`: a pod with any of these labels (same value) is hooked.
+	LabelsHandler *map[string]string `json:"labelsHandler,omitempty"`
+
+	// `markPodNotReady`.
+	MarkPodNotReady *bool `json:"markPodNotReady,omitempty"`
+}
+
 // RolloutLifecycleState is `LifecycleState` of the rollout family's schemas.
 //
 // A pod's lifecycle state (label `lifecycle.apps.kruise.io/state`); `""` is [`LifecycleState::None`].
@@ -646,6 +851,14 @@ const RolloutNodeStateOld RolloutNodeState = "old"
 
 // RolloutObjectMeta is K8sObjectMeta, the `ObjectMeta` the families share (zz_generated_k8s.go).
 type RolloutObjectMeta = K8sObjectMeta
+
+// RolloutOrderTerm is `OrderTerm` of the rollout family's schemas.
+//
+// One `orderPriority[]` term.
+type RolloutOrderTerm struct {
+	// `orderedKey`: a label whose value's trailing digits order the pods (higher first).
+	OrderedKey *string `json:"orderedKey,omitempty"`
+}
 
 // RolloutOwnerReference is K8sOwnerReference, the `OwnerReference` the families share (zz_generated_k8s.go).
 type RolloutOwnerReference = K8sOwnerReference
@@ -710,6 +923,23 @@ type RolloutPartitionOutput struct {
 // RolloutPod is K8sPod, the `Pod` the families share (zz_generated_k8s.go).
 type RolloutPod = K8sPod
 
+// RolloutPodAction is `PodAction` of the rollout family's schemas.
+//
+// What happens to one pod.
+type RolloutPodAction string
+
+// RolloutPodActionDelete is "Delete": The pod is deleted.
+const RolloutPodActionDelete RolloutPodAction = "Delete"
+
+// RolloutPodActionPreparingDelete is "PreparingDelete": Its `preDelete` hook holds it: it moves to lifecycle state `PreparingDelete`.
+const RolloutPodActionPreparingDelete RolloutPodAction = "PreparingDelete"
+
+// RolloutPodActionCancelDelete is "CancelDelete": It leaves `PreparingDelete` for `PreparingNormal`.
+const RolloutPodActionCancelDelete RolloutPodAction = "CancelDelete"
+
+// RolloutPodActionKeep is "Keep": It stays in `PreparingDelete` (the hook still holds it).
+const RolloutPodActionKeep RolloutPodAction = "Keep"
+
 // RolloutPodSpec is K8sPodSpec, the `PodSpec` the families share (zz_generated_k8s.go).
 type RolloutPodSpec = K8sPodSpec
 
@@ -732,6 +962,75 @@ type RolloutPodView struct {
 
 	// Its revision hash equals the update revision.
 	Updated bool `json:"updated"`
+}
+
+// RolloutClonesetPodsToDeleteOutput is `PodsToDeleteOutput` of the rollout family's schemas.
+//
+// Output of `rollout.cloneset_pods_to_delete`.
+type RolloutClonesetPodsToDeleteOutput struct {
+	// Pods to create (`scaleUpLimit`), when `step` is `ScaleUp`.
+	Create int64 `json:"create"`
+
+	// Of those, pods on the current revision (`scaleUpNumOldRevision`).
+	CreateCurrentRevision int64 `json:"createCurrentRevision"`
+
+	// Ready pods that may go (`deleteReadyLimit`) before this step uses it.
+	DeleteReadyLimit int64 `json:"deleteReadyLimit"`
+
+	// Chosen pods held back because they are ready and `deleteReadyLimit` is used up.
+	Limited []string `json:"limited"`
+
+	// The pods acted on, in the controller's order (for `ScaleDown`: old-revision pods first,
+	// each group in `ActivePodsWithRanks` order).
+	Pods []RolloutDeletedPod `json:"pods"`
+
+	// Excess pods (`scaleDownNum`), whatever the step.
+	ScaleDownNum int64 `json:"scaleDownNum"`
+
+	// Of those, pods on the current revision (`scaleDownNumOldRevision`).
+	ScaleDownNumOldRevision int64 `json:"scaleDownNumOldRevision"`
+
+	// The step the scale path takes in this pass.
+	Step RolloutScaleStep `json:"step"`
+}
+
+// RolloutClonesetPodsToUpdateOutput is `PodsToUpdateOutput` of the rollout family's schemas.
+//
+// Output of `rollout.cloneset_pods_to_update`.
+type RolloutClonesetPodsToUpdateOutput struct {
+	// The pods updated in this pass: the head of `updateOrder` the budget allows.
+	PodsToUpdate []string `json:"podsToUpdate"`
+
+	// The revision the pods move to (`updateRevision`, or `currentRevision` when rolling back);
+	// `""` when no pod moves.
+	TargetRevision string `json:"targetRevision"`
+
+	// Its unavailability budget.
+	UpdateMaxUnavailable int64 `json:"updateMaxUnavailable"`
+
+	// The update diff of `calculateDiffsWithExpectation` (pods to move to the update revision,
+	// negative: back to the current one); 0 when the pass stops before computing it.
+	UpdateNum int64 `json:"updateNum"`
+
+	// Every candidate in the controller's update order (default `ActivePods` order, then the
+	// priority and scatter sorters, then `PreparingUpdate` pods first).
+	UpdateOrder []string `json:"updateOrder"`
+
+	// The other active pods, candidates cut by the budget first (in update order), then the
+	// others in input order.
+	Waiting []RolloutWaitingPod `json:"waiting"`
+}
+
+// RolloutPriorityStrategy is `PriorityStrategy` of the rollout family's schemas.
+//
+// `updateStrategy.priorityStrategy`.
+type RolloutPriorityStrategy struct {
+	// `orderPriority`: the first term whose key the pod has gives its level (pods with none of
+	// the keys come first).
+	OrderPriority *[]RolloutOrderTerm `json:"orderPriority,omitempty"`
+
+	// `weightPriority`: used when non-empty (then `orderPriority` is ignored).
+	WeightPriority *[]RolloutWeightTerm `json:"weightPriority,omitempty"`
 }
 
 // RolloutProgressInput is `ProgressInput` of the rollout family's schemas.
@@ -899,6 +1198,56 @@ type RolloutScaleIntOrPercentInput struct {
 
 	// The int-or-percent (`null`: the reference's nil pointer, error `nil_value`).
 	Value *IntOrPercent `json:"value,omitempty"`
+}
+
+// RolloutScaleStep is `ScaleStep` of the rollout family's schemas.
+//
+// What the scale path does in this pass (it does one of these, then ends the pass).
+type RolloutScaleStep string
+
+// RolloutScaleStepNone is "None": Nothing to do.
+const RolloutScaleStepNone RolloutScaleStep = "None"
+
+// RolloutScaleStepCancelPreparingDelete is "CancelPreparingDelete": Pods in `PreparingDelete` move back to `PreparingNormal` (the CloneSet needs them again).
+const RolloutScaleStepCancelPreparingDelete RolloutScaleStep = "CancelPreparingDelete"
+
+// RolloutScaleStepScaleUp is "ScaleUp": Pods are created (`scaleUpNum` > 0); no pod is deleted.
+const RolloutScaleStepScaleUp RolloutScaleStep = "ScaleUp"
+
+// RolloutScaleStepDeletePreparingDelete is "DeletePreparingDelete": Pods already in `PreparingDelete` whose hook is gone are deleted.
+const RolloutScaleStepDeletePreparingDelete RolloutScaleStep = "DeletePreparingDelete"
+
+// RolloutScaleStepSpecifiedDelete is "SpecifiedDelete": Pods specified for deletion (`podsToDelete` or the label) are deleted or moved to
+// `PreparingDelete`.
+const RolloutScaleStepSpecifiedDelete RolloutScaleStep = "SpecifiedDelete"
+
+// RolloutScaleStepScaleDown is "ScaleDown": Excess pods are chosen and deleted or moved to `PreparingDelete`.
+const RolloutScaleStepScaleDown RolloutScaleStep = "ScaleDown"
+
+// RolloutScaleStepWaitForPlannedDeletions is "WaitForPlannedDeletions": There are excess pods, but pods specified for deletion or in `PreparingDelete` are still
+// pending, so the controller waits.
+const RolloutScaleStepWaitForPlannedDeletions RolloutScaleStep = "WaitForPlannedDeletions"
+
+// RolloutScaleStrategy is `ScaleStrategy` of the rollout family's schemas.
+//
+// `spec.scaleStrategy`.
+type RolloutScaleStrategy struct {
+	// `maxUnavailable`, int-or-percent; absent: no limit on creations.
+	MaxUnavailable *IntOrPercent `json:"maxUnavailable,omitempty"`
+
+	// `podsToDelete`: names of pods to delete.
+	PodsToDelete *[]string `json:"podsToDelete,omitempty"`
+}
+
+// RolloutScatterTerm is `ScatterTerm` of the rollout family's schemas.
+//
+// One `scatterStrategy[]` term.
+type RolloutScatterTerm struct {
+	// `key` (a label key).
+	Key *string `json:"key,omitempty"`
+
+	// `value` (a label value).
+	Value *string `json:"value,omitempty"`
 }
 
 // RolloutStatefulSetRollingUpdate is `StatefulSetRollingUpdate` of the rollout family's schemas.
@@ -1245,6 +1594,57 @@ type RolloutValidateInputStatefulSet struct {
 	Spec *RolloutStatefulSetSpec `json:"spec,omitempty"`
 }
 
+// RolloutWaitReason is `WaitReason` of the rollout family's schemas.
+//
+// Why a pod is not updated in this pass.
+type RolloutWaitReason string
+
+// RolloutWaitReasonOnDelete is "OnDelete": `updateStrategy.type` is `OnDelete`: the controller updates no pod.
+const RolloutWaitReasonOnDelete RolloutWaitReason = "OnDelete"
+
+// RolloutWaitReasonPaused is "Paused": `updateStrategy.paused`.
+const RolloutWaitReasonPaused RolloutWaitReason = "Paused"
+
+// RolloutWaitReasonNoUpdateNeeded is "NoUpdateNeeded": The update diff is 0: the revisions already match the partition.
+const RolloutWaitReasonNoUpdateNeeded RolloutWaitReason = "NoUpdateNeeded"
+
+// RolloutWaitReasonOnTargetRevision is "OnTargetRevision": The pod is already on the revision this pass moves pods to.
+const RolloutWaitReasonOnTargetRevision RolloutWaitReason = "OnTargetRevision"
+
+// RolloutWaitReasonPreparingDelete is "PreparingDelete": The pod is in lifecycle state `PreparingDelete`.
+const RolloutWaitReasonPreparingDelete RolloutWaitReason = "PreparingDelete"
+
+// RolloutWaitReasonInPlaceUpdateGrace is "InPlaceUpdateGrace": The pod carries an in-place update grace annotation (an update in its grace period).
+const RolloutWaitReasonInPlaceUpdateGrace RolloutWaitReason = "InPlaceUpdateGrace"
+
+// RolloutWaitReasonUpdateNumReached is "UpdateNumReached": A candidate beyond `|updateNum|` in the update order.
+const RolloutWaitReasonUpdateNumReached RolloutWaitReason = "UpdateNumReached"
+
+// RolloutWaitReasonMaxUnavailable is "MaxUnavailable": A candidate stopped by the `maxUnavailable` budget.
+const RolloutWaitReasonMaxUnavailable RolloutWaitReason = "MaxUnavailable"
+
+// RolloutWaitingPod is `WaitingPod` of the rollout family's schemas.
+//
+// A pod that waits, and why.
+type RolloutWaitingPod struct {
+	// `metadata.name`.
+	Name string `json:"name"`
+
+	// Why it is not updated now.
+	Reason RolloutWaitReason `json:"reason"`
+}
+
+// RolloutWeightTerm is `WeightTerm` of the rollout family's schemas.
+//
+// One `weightPriority[]` term.
+type RolloutWeightTerm struct {
+	// `matchSelector`; a term whose selector has an unknown operator is skipped.
+	MatchSelector *K8sLabelSelector `json:"matchSelector,omitempty"`
+
+	// `weight` (int32) added for each matching pod.
+	Weight *int32 `json:"weight,omitempty"`
+}
+
 // RolloutScaleIntOrPercentOutput is the output of "rollout.scale_int_or_percent".
 type RolloutScaleIntOrPercentOutput = int64
 
@@ -1410,5 +1810,33 @@ func RolloutStatefulsetStatus(in RolloutStatefulsetStatusInput) (RolloutStateful
 func RolloutInplaceUpdate(in RolloutInplaceUpdateInput) (RolloutInplaceUpdateOutput, error) {
 	var out RolloutInplaceUpdateOutput
 	err := callTyped("rollout.inplace_update", in, &out)
+	return out, err
+}
+
+// RolloutClonesetPodsToUpdateInput is the input of "rollout.cloneset_pods_to_update".
+type RolloutClonesetPodsToUpdateInput = RolloutClonesetPodsInput
+
+// RolloutClonesetPodsToUpdate calls "rollout.cloneset_pods_to_update": The CloneSet pods updated in this reconcile pass, in the controller's order (ActivePods, priority and scatter strategies, PreparingUpdate first), cut by updateNum and maxUnavailable, and why the others wait (kruise cloneset_update.go Update, SortUpdateIndexes, limitUpdateIndexes).
+//
+// OpenKruise source: pkg/controller/cloneset/sync/cloneset_update.go Update, SortUpdateIndexes, limitUpdateIndexes; pkg/util/updatesort/priority_sort.go, scatter_sort.go; pkg/controller/cloneset/sync/cloneset_sync_utils.go calculateDiffsWithExpectation, IsPodAvailable.
+//
+// Errors are *Error with Kind "invalid_revision", "foreign_pod", "invalid_input" (Field names the member).
+func RolloutClonesetPodsToUpdate(in RolloutClonesetPodsToUpdateInput) (RolloutClonesetPodsToUpdateOutput, error) {
+	var out RolloutClonesetPodsToUpdateOutput
+	err := callTyped("rollout.cloneset_pods_to_update", in, &out)
+	return out, err
+}
+
+// RolloutClonesetPodsToDeleteInput is the input of "rollout.cloneset_pods_to_delete".
+type RolloutClonesetPodsToDeleteInput = RolloutClonesetPodsInput
+
+// RolloutClonesetPodsToDelete calls "rollout.cloneset_pods_to_delete": The CloneSet scale step of this reconcile pass and the pods it deletes or moves to PreparingDelete, in the controller's order (podsToDelete, PreparingDelete, excess replicas by ActivePodsWithRanks with deletion cost and same-node rank) (kruise cloneset_scale.go Scale, choosePodsToDelete).
+//
+// OpenKruise source: pkg/controller/cloneset/sync/cloneset_scale.go Scale, managePreparingDelete, getPlannedDeletedPods, choosePodsToDelete, deletePods; pkg/controller/cloneset/utils/pod_sorter.go ActivePodsWithRanks, NewSameNodeRanker.
+//
+// Errors are *Error with Kind "invalid_revision", "foreign_pod", "invalid_input" (Field names the member).
+func RolloutClonesetPodsToDelete(in RolloutClonesetPodsToDeleteInput) (RolloutClonesetPodsToDeleteOutput, error) {
+	var out RolloutClonesetPodsToDeleteOutput
+	err := callTyped("rollout.cloneset_pods_to_delete", in, &out)
 	return out, err
 }

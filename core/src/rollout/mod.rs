@@ -12,13 +12,15 @@
 //! - [`status`], [`sts_status`]: the CloneSet and Advanced StatefulSet status computed from
 //!   their pods;
 //! - [`rounding`]: the per-field rounding table generated for `docs/rounding.md`;
-//! - [`inplace`] (with [`jsonpatch`]): in place or recreate, and in-place update completion.
+//! - [`inplace`] (with [`jsonpatch`]): in place or recreate, and in-place update completion;
+//! - [`cloneset_pods`]: which CloneSet pods one pass updates or deletes, in the controller's order.
 //!
 //! Int-or-percent parsing is the one shared parser of [`crate::intstr`]
 //! (`rollout.scale_int_or_percent` is registered there).
 
 pub mod active_pods;
 pub mod cloneset_budget;
+pub mod cloneset_pods;
 pub mod daemonset;
 pub mod health;
 pub mod inplace;
@@ -95,6 +97,10 @@ pub mod fns {
     pub use super::active_pods::ActivePodsOrderInput;
     pub use super::cloneset_budget::{
         Budget as ClonesetUpdateBudgetOutput, ClonesetUpdateBudgetInput,
+    };
+    pub use super::cloneset_pods::{
+        ClonesetPodsInput, ClonesetPodsToDelete, ClonesetPodsToUpdate, PodsToDeleteOutput,
+        PodsToUpdateOutput,
     };
     pub use super::daemonset::{
         Budget as DaemonsetBudgetOutput, DaemonsetBudgetInput, DaemonsetNodesNeedingPodsInput,
@@ -314,6 +320,8 @@ pub const ENTRIES: &[Entry] = &[
     Entry::of::<fns::RolloutHealth>(),
     Entry::of::<fns::StatefulsetStatus>(),
     Entry::of::<fns::InplaceUpdate>(),
+    Entry::of::<fns::ClonesetPodsToUpdate>(),
+    Entry::of::<fns::ClonesetPodsToDelete>(),
 ];
 
 #[cfg(test)]
@@ -342,7 +350,11 @@ mod tests {
                 }
             }
         }
-        assert_eq!(n, 13, "the rollout fns (with rollout.scale_int_or_percent)");
+        assert_eq!(
+            n,
+            super::ENTRIES.len() + 1,
+            "the rollout fns (with rollout.scale_int_or_percent)"
+        );
         for name in [
             "PartitionOutput",
             "DaemonsetBudgetOutput",

@@ -116,6 +116,8 @@ TYPED_FNS: Dict[str, Tuple[str, str]] = {
     "rollout.health": ("rollout", "health"),
     "rollout.statefulset_status": ("rollout", "statefulset_status"),
     "rollout.inplace_update": ("rollout", "inplace_update"),
+    "rollout.cloneset_pods_to_update": ("rollout", "cloneset_pods_to_update"),
+    "rollout.cloneset_pods_to_delete": ("rollout", "cloneset_pods_to_delete"),
     "cron.parse": ("cron", "parse"),
     "cron.next": ("cron", "next"),
     "cron.decide": ("cron", "decide"),

@@ -53,6 +53,245 @@ class CloneSetSpec(TypedDict):
     """`spec.updateStrategy`; absent: `{}`."""
 
 
+class ClonesetPodsMeta(TypedDict):
+    """`metadata` of the CloneSet."""
+
+    labels: NotRequired[Optional[Dict[str, str]]]
+    """`labels` (`apps.kruise.io/cloneset-scaling-exclude-preparing-delete: "true"`)."""
+
+    uid: NotRequired[Optional[str]]
+    """`uid`; absent or empty switches the owner check off."""
+
+
+class LifecycleHook(TypedDict):
+    """A lifecycle hook (`spec.lifecycle.preDelete` / `inPlaceUpdate`)."""
+
+    finalizersHandler: NotRequired[Optional[List[str]]]
+    """`finalizersHandler`: a pod with any of these finalizers is hooked."""
+
+    labelsHandler: NotRequired[Optional[Dict[str, str]]]
+    """`labelsHandler`: a pod with any of these labels (same value) is hooked."""
+
+    markPodNotReady: NotRequired[Optional[bool]]
+    """`markPodNotReady`."""
+
+
+class Lifecycle(TypedDict):
+    """`spec.lifecycle`."""
+
+    inPlaceUpdate: NotRequired[Optional[LifecycleHook]]
+    """`inPlaceUpdate` (its `markPodNotReady` is read)."""
+
+    preDelete: NotRequired[Optional[LifecycleHook]]
+    """`preDelete`: a hooked pod goes to `PreparingDelete` instead of being deleted."""
+
+
+class ScaleStrategy(TypedDict):
+    """`spec.scaleStrategy`."""
+
+    maxUnavailable: NotRequired[Optional[IntOrPercent]]
+    """`maxUnavailable`, int-or-percent; absent: no limit on creations."""
+
+    podsToDelete: NotRequired[Optional[List[str]]]
+    """`podsToDelete`: names of pods to delete."""
+
+
+class OrderTerm(TypedDict):
+    """One `orderPriority[]` term."""
+
+    orderedKey: NotRequired[Optional[str]]
+    """`orderedKey`: a label whose value's trailing digits order the pods (higher first)."""
+
+
+class WeightTerm(TypedDict):
+    """One `weightPriority[]` term."""
+
+    matchSelector: NotRequired[Optional[LabelSelector]]
+    """`matchSelector`; a term whose selector has an unknown operator is skipped."""
+
+    weight: NotRequired[Optional[int]]
+    """`weight` (int32) added for each matching pod."""
+
+
+class PriorityStrategy(TypedDict):
+    """`updateStrategy.priorityStrategy`."""
+
+    orderPriority: NotRequired[Optional[List[OrderTerm]]]
+    """`orderPriority`: the first term whose key the pod has gives its level (pods with none of
+    the keys come first).
+    """
+
+    weightPriority: NotRequired[Optional[List[WeightTerm]]]
+    """`weightPriority`: used when non-empty (then `orderPriority` is ignored)."""
+
+
+class ScatterTerm(TypedDict):
+    """One `scatterStrategy[]` term."""
+
+    key: NotRequired[Optional[str]]
+    """`key` (a label key)."""
+
+    value: NotRequired[Optional[str]]
+    """`value` (a label value)."""
+
+
+class ClonesetPodsUpdateStrategy(TypedDict):
+    """`spec.updateStrategy` (v1alpha1 layout)."""
+
+    maxSurge: NotRequired[Optional[IntOrPercent]]
+    """`maxSurge`, int-or-percent; absent: 0."""
+
+    maxUnavailable: NotRequired[Optional[IntOrPercent]]
+    """`maxUnavailable`, int-or-percent; absent: `"20%"`."""
+
+    partition: NotRequired[Optional[IntOrPercent]]
+    """`partition`, int-or-percent of `replicas` (rounded up); absent: 0."""
+
+    paused: NotRequired[Optional[bool]]
+    """`paused`: no pod is updated."""
+
+    priorityStrategy: NotRequired[Optional[PriorityStrategy]]
+    """`priorityStrategy`."""
+
+    scatterStrategy: NotRequired[Optional[List[ScatterTerm]]]
+    """`scatterStrategy`."""
+
+    type: NotRequired[Optional[str]]
+    """`type`: `ReCreate`, `InPlaceIfPossible`, `InPlaceOnly` or `OnDelete`; absent or `""`:
+    `ReCreate`. Any other value is `invalid_input`.
+    """
+
+
+class ClonesetPodsSpec(TypedDict):
+    """`spec` of the CloneSet."""
+
+    lifecycle: NotRequired[Optional[Lifecycle]]
+    """`lifecycle`."""
+
+    minReadySeconds: NotRequired[Optional[int]]
+    """`minReadySeconds`; absent: 0."""
+
+    replicas: NotRequired[Optional[int]]
+    """`replicas`; absent or null: 1 (the API default)."""
+
+    scaleStrategy: NotRequired[Optional[ScaleStrategy]]
+    """`scaleStrategy`."""
+
+    updateStrategy: NotRequired[Optional[ClonesetPodsUpdateStrategy]]
+    """`updateStrategy`."""
+
+
+class ClonesetPodsStatus(TypedDict):
+    """`status` of the CloneSet (the revisions)."""
+
+    currentRevision: NotRequired[Optional[str]]
+    """`currentRevision`: the default of the input's `currentRevision`."""
+
+    updateRevision: NotRequired[Optional[str]]
+    """`updateRevision`: the default of the input's `updateRevision`."""
+
+
+class ClonesetPodsCloneSet(TypedDict):
+    """The CloneSet (`apps.kruise.io/v1alpha1`), reduced to the members read."""
+
+    metadata: NotRequired[Optional[ClonesetPodsMeta]]
+    """`metadata`."""
+
+    spec: NotRequired[Optional[ClonesetPodsSpec]]
+    """`spec`."""
+
+    status: NotRequired[Optional[ClonesetPodsStatus]]
+    """`status`."""
+
+
+class ClonesetPodsFeatureGates(TypedDict):
+    """Feature gates read by the two fns."""
+
+    cloneSetPartitionRollback: NotRequired[Optional[bool]]
+    """`CloneSetPartitionRollback` (a larger partition rolls pods back); absent: off."""
+
+    preparingUpdateAsUpdate: NotRequired[Optional[bool]]
+    """`PreparingUpdateAsUpdate` (scale path: a `PreparingUpdate` pod counts as updated);
+    absent: off.
+    """
+
+
+class ClonesetPodsPodMeta(TypedDict):
+    """`metadata` of a pod (other members ignored)."""
+
+    annotations: NotRequired[Optional[Dict[str, str]]]
+    """`annotations`: `apps.kruise.io/inplace-update-grace` (or `inplace-update-grace`),
+    `controller.kubernetes.io/pod-deletion-cost`.
+    """
+
+    creationTimestamp: NotRequired[Optional[str]]
+    """`creationTimestamp` (RFC 3339; absent or null is the zero time)."""
+
+    deletionTimestamp: NotRequired[Optional[str]]
+    """`deletionTimestamp` (RFC 3339); set: the pod is skipped (not active)."""
+
+    finalizers: NotRequired[Optional[List[str]]]
+    """`finalizers` (lifecycle hooks)."""
+
+    labels: NotRequired[Optional[Dict[str, str]]]
+    """`labels`: `controller-revision-hash`, `lifecycle.apps.kruise.io/state`,
+    `apps.kruise.io/specified-delete`, the priority / scatter / lifecycle hook labels.
+    """
+
+    name: NotRequired[Optional[str]]
+    """`name`."""
+
+    ownerReferences: NotRequired[Optional[List[OwnerReference]]]
+    """`ownerReferences` (their `uid`s are checked against the CloneSet's)."""
+
+    uid: NotRequired[Optional[str]]
+    """`uid` (the same-node ranker keys its ranks by it)."""
+
+
+class ClonesetPodsPod(TypedDict):
+    """A pod as `kubectl get -o json` prints it, reduced to the members read."""
+
+    metadata: NotRequired[Optional[ClonesetPodsPodMeta]]
+    """`metadata`."""
+
+    spec: NotRequired[Optional[PodSpec]]
+    """`spec`: `nodeName`, `initContainers` (sidecar restarts)."""
+
+    status: NotRequired[Optional[PodStatus]]
+    """`status`: phase, conditions (`Ready`, `InPlaceUpdateReady`), container restarts."""
+
+
+class ClonesetPodsInput(TypedDict):
+    """Input of `rollout.cloneset_pods_to_update` and `rollout.cloneset_pods_to_delete`."""
+
+    cloneSet: ClonesetPodsCloneSet
+    """The CloneSet."""
+
+    currentRevision: NotRequired[Optional[str]]
+    """The current revision's name; absent or null: `cloneSet.status.currentRevision`; empty:
+    the update revision.
+    """
+
+    featureGates: NotRequired[Optional[ClonesetPodsFeatureGates]]
+    """Feature gates; absent: all off."""
+
+    now: str
+    """The reconcile time, RFC 3339 (availability under `minReadySeconds`)."""
+
+    pods: NotRequired[Optional[List[ClonesetPodsPod]]]
+    """Its pods as listed (at most 5,000); pods with a `deletionTimestamp` or in phase
+    `Succeeded`/`Failed` are skipped; absent: none.
+    """
+
+    scalingExcludePreparingDelete: NotRequired[bool]
+    """The controller flag `--cloneset-scaling-exclude-preparing-delete` (the CloneSet label of
+    that name also switches it on); absent: off.
+    """
+
+    updateRevision: NotRequired[Optional[str]]
+    """The update revision's name; absent or null: `cloneSet.status.updateRevision`."""
+
+
 class ClonesetStatusFields(TypedDict):
     """The computed CloneSet `status` fields."""
 
@@ -582,6 +821,24 @@ class DaemonsetUpdateNodesInput(TypedDict):
     """
 
 
+# What happens to one pod.
+# "Delete": The pod is deleted.
+# "PreparingDelete": Its `preDelete` hook holds it: it moves to lifecycle state `PreparingDelete`.
+# "CancelDelete": It leaves `PreparingDelete` for `PreparingNormal`.
+# "Keep": It stays in `PreparingDelete` (the hook still holds it).
+PodAction: TypeAlias = Literal["Delete", "PreparingDelete", "CancelDelete", "Keep"]
+
+
+class DeletedPod(TypedDict):
+    """One pod the scale path acts on."""
+
+    action: PodAction
+    """What happens to it."""
+
+    name: str
+    """`metadata.name`."""
+
+
 class Finding(TypedDict):
     """One validation finding: the dotted field path and the reason kind."""
 
@@ -828,6 +1085,99 @@ class PartitionOutput(TypedDict):
 
     partition: int
     """Pods (or nodes) kept on the old revision."""
+
+
+# What the scale path does in this pass (it does one of these, then ends the pass).
+# "None": Nothing to do.
+# "CancelPreparingDelete": Pods in `PreparingDelete` move back to `PreparingNormal` (the CloneSet needs them again).
+# "ScaleUp": Pods are created (`scaleUpNum` > 0); no pod is deleted.
+# "DeletePreparingDelete": Pods already in `PreparingDelete` whose hook is gone are deleted.
+# "SpecifiedDelete": Pods specified for deletion (`podsToDelete` or the label) are deleted or moved to `PreparingDelete`.
+# "ScaleDown": Excess pods are chosen and deleted or moved to `PreparingDelete`.
+# "WaitForPlannedDeletions": There are excess pods, but pods specified for deletion or in `PreparingDelete` are still pending, so the controller waits.
+ScaleStep: TypeAlias = Literal["None", "CancelPreparingDelete", "ScaleUp", "DeletePreparingDelete", "SpecifiedDelete", "ScaleDown", "WaitForPlannedDeletions"]
+
+
+class PodsToDeleteOutput(TypedDict):
+    """Output of `rollout.cloneset_pods_to_delete`."""
+
+    create: int
+    """Pods to create (`scaleUpLimit`), when `step` is `ScaleUp`."""
+
+    createCurrentRevision: int
+    """Of those, pods on the current revision (`scaleUpNumOldRevision`)."""
+
+    deleteReadyLimit: int
+    """Ready pods that may go (`deleteReadyLimit`) before this step uses it."""
+
+    limited: List[str]
+    """Chosen pods held back because they are ready and `deleteReadyLimit` is used up."""
+
+    pods: List[DeletedPod]
+    """The pods acted on, in the controller's order (for `ScaleDown`: old-revision pods first,
+    each group in `ActivePodsWithRanks` order).
+    """
+
+    scaleDownNum: int
+    """Excess pods (`scaleDownNum`), whatever the step."""
+
+    scaleDownNumOldRevision: int
+    """Of those, pods on the current revision (`scaleDownNumOldRevision`)."""
+
+    step: ScaleStep
+    """The step the scale path takes in this pass."""
+
+
+# Why a pod is not updated in this pass.
+# "OnDelete": `updateStrategy.type` is `OnDelete`: the controller updates no pod.
+# "Paused": `updateStrategy.paused`.
+# "NoUpdateNeeded": The update diff is 0: the revisions already match the partition.
+# "OnTargetRevision": The pod is already on the revision this pass moves pods to.
+# "PreparingDelete": The pod is in lifecycle state `PreparingDelete`.
+# "InPlaceUpdateGrace": The pod carries an in-place update grace annotation (an update in its grace period).
+# "UpdateNumReached": A candidate beyond `|updateNum|` in the update order.
+# "MaxUnavailable": A candidate stopped by the `maxUnavailable` budget.
+WaitReason: TypeAlias = Literal["OnDelete", "Paused", "NoUpdateNeeded", "OnTargetRevision", "PreparingDelete", "InPlaceUpdateGrace", "UpdateNumReached", "MaxUnavailable"]
+
+
+class WaitingPod(TypedDict):
+    """A pod that waits, and why."""
+
+    name: str
+    """`metadata.name`."""
+
+    reason: WaitReason
+    """Why it is not updated now."""
+
+
+class PodsToUpdateOutput(TypedDict):
+    """Output of `rollout.cloneset_pods_to_update`."""
+
+    podsToUpdate: List[str]
+    """The pods updated in this pass: the head of `updateOrder` the budget allows."""
+
+    targetRevision: str
+    """The revision the pods move to (`updateRevision`, or `currentRevision` when rolling back);
+    `""` when no pod moves.
+    """
+
+    updateMaxUnavailable: int
+    """Its unavailability budget."""
+
+    updateNum: int
+    """The update diff of `calculateDiffsWithExpectation` (pods to move to the update revision,
+    negative: back to the current one); 0 when the pass stops before computing it.
+    """
+
+    updateOrder: List[str]
+    """Every candidate in the controller's update order (default `ActivePods` order, then the
+    priority and scatter sorters, then `PreparingUpdate` pods first).
+    """
+
+    waiting: List[WaitingPod]
+    """The other active pods, candidates cut by the budget first (in update order), then the
+    others in input order.
+    """
 
 
 class ProgressingCondition(TypedDict):
@@ -1168,6 +1518,18 @@ ValidateInput: TypeAlias = Union[ValidateInputCloneSet, ValidateInputDaemonSet, 
 ActivePodsOrderOutput: TypeAlias = List[str]
 
 
+ClonesetPodsToDeleteInput: TypeAlias = ClonesetPodsInput
+
+
+ClonesetPodsToDeleteOutput: TypeAlias = PodsToDeleteOutput
+
+
+ClonesetPodsToUpdateInput: TypeAlias = ClonesetPodsInput
+
+
+ClonesetPodsToUpdateOutput: TypeAlias = PodsToUpdateOutput
+
+
 DaemonsetNodesNeedingPodsOutput: TypeAlias = List[str]
 
 
@@ -1310,11 +1672,44 @@ def inplace_update(input: InplaceUpdateInput) -> InplaceUpdateOutput:
     return cast(InplaceUpdateOutput, call("rollout.inplace_update", input))
 
 
+def cloneset_pods_to_update(input: ClonesetPodsToUpdateInput) -> ClonesetPodsToUpdateOutput:
+    """The CloneSet pods updated in this reconcile pass, in the controller's order (ActivePods, priority and scatter strategies, PreparingUpdate first), cut by updateNum and maxUnavailable, and why the others wait (kruise cloneset_update.go Update, SortUpdateIndexes, limitUpdateIndexes)
+
+    fn ``rollout.cloneset_pods_to_update``; OpenKruise source: pkg/controller/cloneset/sync/cloneset_update.go Update, SortUpdateIndexes, limitUpdateIndexes; pkg/util/updatesort/priority_sort.go, scatter_sort.go; pkg/controller/cloneset/sync/cloneset_sync_utils.go calculateDiffsWithExpectation, IsPodAvailable.
+
+    Raises ``KruiseError`` with kind ``invalid_revision``, ``foreign_pod``, ``invalid_input`` (naming the field).
+    """
+    return cast(ClonesetPodsToUpdateOutput, call("rollout.cloneset_pods_to_update", input))
+
+
+def cloneset_pods_to_delete(input: ClonesetPodsToDeleteInput) -> ClonesetPodsToDeleteOutput:
+    """The CloneSet scale step of this reconcile pass and the pods it deletes or moves to PreparingDelete, in the controller's order (podsToDelete, PreparingDelete, excess replicas by ActivePodsWithRanks with deletion cost and same-node rank) (kruise cloneset_scale.go Scale, choosePodsToDelete)
+
+    fn ``rollout.cloneset_pods_to_delete``; OpenKruise source: pkg/controller/cloneset/sync/cloneset_scale.go Scale, managePreparingDelete, getPlannedDeletedPods, choosePodsToDelete, deletePods; pkg/controller/cloneset/utils/pod_sorter.go ActivePodsWithRanks, NewSameNodeRanker.
+
+    Raises ``KruiseError`` with kind ``invalid_revision``, ``foreign_pod``, ``invalid_input`` (naming the field).
+    """
+    return cast(ClonesetPodsToDeleteOutput, call("rollout.cloneset_pods_to_delete", input))
+
+
 __all__ = [
     "ActivePodsOrderInput",
     "ActivePodsOrderOutput",
     "CloneSetSpec",
     "CloneSetStrategy",
+    "ClonesetPodsCloneSet",
+    "ClonesetPodsFeatureGates",
+    "ClonesetPodsInput",
+    "ClonesetPodsMeta",
+    "ClonesetPodsPod",
+    "ClonesetPodsPodMeta",
+    "ClonesetPodsSpec",
+    "ClonesetPodsStatus",
+    "ClonesetPodsToDeleteInput",
+    "ClonesetPodsToDeleteOutput",
+    "ClonesetPodsToUpdateInput",
+    "ClonesetPodsToUpdateOutput",
+    "ClonesetPodsUpdateStrategy",
     "ClonesetStatusFields",
     "ClonesetStatusInput",
     "ClonesetStatusOutput",
@@ -1339,6 +1734,7 @@ __all__ = [
     "DaemonsetNodesNeedingPodsOutput",
     "DaemonsetUpdateNodesInput",
     "DaemonsetUpdateNodesOutput",
+    "DeletedPod",
     "EnvVar",
     "Finding",
     "Flavour",
@@ -1352,10 +1748,13 @@ __all__ = [
     "IntOrPercent",
     "JsonPatchOperation",
     "LabelSelector",
+    "Lifecycle",
+    "LifecycleHook",
     "LifecycleState",
     "Node",
     "NodeState",
     "ObjectMeta",
+    "OrderTerm",
     "OwnerReference",
     "PartitionInput",
     "PartitionInputCloneSet",
@@ -1363,9 +1762,13 @@ __all__ = [
     "PartitionInputStatefulSet",
     "PartitionOutput",
     "Pod",
+    "PodAction",
     "PodSpec",
     "PodStatus",
     "PodView",
+    "PodsToDeleteOutput",
+    "PodsToUpdateOutput",
+    "PriorityStrategy",
     "ProgressInput",
     "ProgressInputSpec",
     "ProgressInputStrategy",
@@ -1377,6 +1780,9 @@ __all__ = [
     "Revision",
     "ScaleIntOrPercentInput",
     "ScaleIntOrPercentOutput",
+    "ScaleStep",
+    "ScaleStrategy",
+    "ScatterTerm",
     "StatefulSetRollingUpdate",
     "StatefulSetScaleStrategy",
     "StatefulSetSpec",
@@ -1399,7 +1805,12 @@ __all__ = [
     "ValidateInputDaemonSet",
     "ValidateInputStatefulSet",
     "ValidateOutput",
+    "WaitReason",
+    "WaitingPod",
+    "WeightTerm",
     "active_pods_order",
+    "cloneset_pods_to_delete",
+    "cloneset_pods_to_update",
     "cloneset_status",
     "cloneset_update_budget",
     "daemonset_budget",
