@@ -17,6 +17,9 @@
 //! - [`pod`]: the pod view (metadata, owner references, phase; `IsPodActive`,
 //!   `GetControllerOf`) that matching decisions read.
 //!
+//! - [`scheduling`]: node affinity, taints and tolerations (the scheduling predicates a controller
+//!   checks for a pod template on a node).
+//!
 //! - [`null_as_default`]: encoding/json's reading of `null` for a slice, map or struct member (the
 //!   zero value), for serde fields.
 //!
@@ -25,6 +28,7 @@
 pub mod condition;
 pub mod image_ref;
 pub mod pod;
+pub mod scheduling;
 pub mod selector;
 pub mod selector_match;
 pub mod strconv;

@@ -13,6 +13,7 @@
 //!   their pods;
 //! - [`rounding`]: the per-field rounding table generated for `docs/rounding.md`;
 //! - [`inplace`] (with [`jsonpatch`]): in place or recreate, and in-place update completion.
+//! - [`ds_status`]: the Advanced DaemonSet status computed from its nodes and pods.
 //!
 //! Int-or-percent parsing is the one shared parser of [`crate::intstr`]
 //! (`rollout.scale_int_or_percent` is registered there).
@@ -20,6 +21,7 @@
 pub mod active_pods;
 pub mod cloneset_budget;
 pub mod daemonset;
+pub mod ds_status;
 pub mod health;
 pub mod inplace;
 pub mod jsonpatch;
@@ -100,6 +102,7 @@ pub mod fns {
         Budget as DaemonsetBudgetOutput, DaemonsetBudgetInput, DaemonsetNodesNeedingPodsInput,
         DaemonsetUpdateNodesInput,
     };
+    pub use super::ds_status::{DaemonsetStatus, DaemonsetStatusInput, DaemonsetStatusOutput};
     pub use super::health::{HealthInput, HealthOutput, RolloutHealth};
     pub use super::inplace::{InplaceUpdateInput, InplaceUpdateOutput};
     pub use super::partition::{Partition as PartitionOutput, PartitionInput};
@@ -314,6 +317,7 @@ pub const ENTRIES: &[Entry] = &[
     Entry::of::<fns::RolloutHealth>(),
     Entry::of::<fns::StatefulsetStatus>(),
     Entry::of::<fns::InplaceUpdate>(),
+    Entry::of::<fns::DaemonsetStatus>(),
 ];
 
 #[cfg(test)]

@@ -116,6 +116,7 @@ TYPED_FNS: Dict[str, Tuple[str, str]] = {
     "rollout.health": ("rollout", "health"),
     "rollout.statefulset_status": ("rollout", "statefulset_status"),
     "rollout.inplace_update": ("rollout", "inplace_update"),
+    "rollout.daemonset_status": ("rollout", "daemonset_status"),
     "cron.parse": ("cron", "parse"),
     "cron.next": ("cron", "next"),
     "cron.decide": ("cron", "decide"),
