@@ -322,6 +322,7 @@ pub const ENTRIES: &[Entry] = &[
 
 #[cfg(test)]
 mod tests {
+    use super::ENTRIES;
     use std::collections::BTreeMap;
 
     /// Every fn of the family is typed, and one `$defs` name means one shape across them (the code
@@ -346,7 +347,8 @@ mod tests {
                 }
             }
         }
-        assert_eq!(n, 13, "the rollout fns (with rollout.scale_int_or_percent)");
+        // every family entry plus rollout.scale_int_or_percent (registered by intstr)
+        assert_eq!(n, ENTRIES.len() + 1, "the rollout fns (with rollout.scale_int_or_percent)");
         for name in [
             "PartitionOutput",
             "DaemonsetBudgetOutput",
