@@ -348,7 +348,11 @@ mod tests {
             }
         }
         // every family entry plus rollout.scale_int_or_percent (registered by intstr)
-        assert_eq!(n, ENTRIES.len() + 1, "the rollout fns (with rollout.scale_int_or_percent)");
+        assert_eq!(
+            n,
+            ENTRIES.len() + 1,
+            "the rollout fns (with rollout.scale_int_or_percent)"
+        );
         for name in [
             "PartitionOutput",
             "DaemonsetBudgetOutput",
