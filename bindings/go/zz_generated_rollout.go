@@ -12,6 +12,14 @@ type RolloutActivePodsOrderInput struct {
 	Pods *[]K8sPod `json:"pods,omitempty"`
 }
 
+// RolloutAffinity is `Affinity` of the rollout family's schemas.
+//
+// `spec.affinity` (only `nodeAffinity` is read).
+type RolloutAffinity struct {
+	// Absent or null: no node-affinity constraint.
+	NodeAffinity *RolloutNodeAffinity `json:"nodeAffinity,omitempty"`
+}
+
 // RolloutCloneSetSpec is `CloneSetSpec` of the rollout family's schemas.
 //
 // CloneSet spec fields the webhook checks (other members are ignored).
@@ -546,6 +554,266 @@ type RolloutDaemonsetNodesNeedingPodsInput struct {
 	Progressive *bool `json:"progressive,omitempty"`
 }
 
+// RolloutDaemonsetStatusDaemonSet is `DaemonsetStatusDaemonSet` of the rollout family's schemas.
+//
+// The Advanced DaemonSet (members read).
+type RolloutDaemonsetStatusDaemonSet struct {
+	// `metadata`.
+	Metadata *RolloutDaemonsetStatusObjectMeta `json:"metadata,omitempty"`
+
+	// `spec`.
+	Spec *RolloutDaemonsetStatusSpec `json:"spec,omitempty"`
+
+	// The entry `status` (compared to decide whether the controller writes).
+	Status *RolloutDaemonsetStatusFields `json:"status,omitempty"`
+}
+
+// RolloutDaemonsetStatusFields is `DaemonsetStatusFields` of the rollout family's schemas.
+//
+// An Advanced DaemonSet `status` (the members the controller writes; others ignored).
+type RolloutDaemonsetStatusFields struct {
+	// Nodes that should run the pod and run at least one.
+	CurrentNumberScheduled *int32 `json:"currentNumberScheduled,omitempty"`
+
+	// Nodes that should run the pod.
+	DesiredNumberScheduled *int32 `json:"desiredNumberScheduled,omitempty"`
+
+	// Nodes that should run the pod whose first pod is available.
+	NumberAvailable *int32 `json:"numberAvailable,omitempty"`
+
+	// Nodes that run the pod but should not.
+	NumberMisscheduled *int32 `json:"numberMisscheduled,omitempty"`
+
+	// Nodes that should run the pod whose first pod is ready.
+	NumberReady *int32 `json:"numberReady,omitempty"`
+
+	// `desiredNumberScheduled − numberAvailable`.
+	NumberUnavailable *int32 `json:"numberUnavailable,omitempty"`
+
+	// The generation the status reflects.
+	ObservedGeneration *int64 `json:"observedGeneration,omitempty"`
+
+	// The update revision's hash.
+	UpdateRevision *string `json:"updateRevision,omitempty"`
+
+	// Nodes that should run the pod whose first pod is on `hash` (or the template generation).
+	UpdatedNumberScheduled *int32 `json:"updatedNumberScheduled,omitempty"`
+}
+
+// RolloutDaemonsetStatusFieldsOutput is `DaemonsetStatusFieldsOutput` of the rollout family's schemas.
+//
+// An Advanced DaemonSet `status` (the members the controller writes; others ignored).
+type RolloutDaemonsetStatusFieldsOutput struct {
+	// Nodes that should run the pod and run at least one.
+	CurrentNumberScheduled *int32 `json:"currentNumberScheduled"`
+
+	// Nodes that should run the pod.
+	DesiredNumberScheduled *int32 `json:"desiredNumberScheduled"`
+
+	// Nodes that should run the pod whose first pod is available.
+	NumberAvailable *int32 `json:"numberAvailable"`
+
+	// Nodes that run the pod but should not.
+	NumberMisscheduled *int32 `json:"numberMisscheduled"`
+
+	// Nodes that should run the pod whose first pod is ready.
+	NumberReady *int32 `json:"numberReady"`
+
+	// `desiredNumberScheduled − numberAvailable`.
+	NumberUnavailable *int32 `json:"numberUnavailable"`
+
+	// The generation the status reflects.
+	ObservedGeneration *int64 `json:"observedGeneration"`
+
+	// The update revision's hash.
+	UpdateRevision *string `json:"updateRevision"`
+
+	// Nodes that should run the pod whose first pod is on `hash` (or the template generation).
+	UpdatedNumberScheduled *int32 `json:"updatedNumberScheduled"`
+}
+
+// RolloutDaemonsetStatusInput is `DaemonsetStatusInput` of the rollout family's schemas.
+//
+// Input of `rollout.daemonset_status`.
+type RolloutDaemonsetStatusInput struct {
+	// The Advanced DaemonSet.
+	DaemonSet RolloutDaemonsetStatusDaemonSet `json:"daemonSet"`
+
+	// The update revision's hash (the `controller-revision-hash` of the current
+	// ControllerRevision); empty: only the template generation marks a pod updated.
+	Hash *string `json:"hash,omitempty"`
+
+	// Every node of the cluster; absent or null: none.
+	Nodes *[]RolloutDaemonsetStatusNode `json:"nodes,omitempty"`
+
+	// The reconcile time, RFC 3339 (availability under `minReadySeconds`).
+	Now string `json:"now"`
+
+	// The DaemonSet's pods (those it owns or adopts, terminating ones included); absent or null:
+	// none.
+	Pods *[]RolloutDaemonsetStatusPod `json:"pods,omitempty"`
+
+	// The sync got to its end (the controller then records `metadata.generation` as
+	// `observedGeneration`); `false`: it stopped early on unsatisfied expectations. Absent or
+	// null: `true`.
+	UpdateObservedGeneration *bool `json:"updateObservedGeneration,omitempty"`
+}
+
+// RolloutDaemonsetStatusNode is `DaemonsetStatusNode` of the rollout family's schemas.
+//
+// A node (members read).
+type RolloutDaemonsetStatusNode struct {
+	// `metadata`: name and labels.
+	Metadata *RolloutDaemonsetStatusNodeMeta `json:"metadata,omitempty"`
+
+	// `spec`: taints.
+	Spec *RolloutDaemonsetStatusNodeSpec `json:"spec,omitempty"`
+}
+
+// RolloutDaemonsetStatusNodeMeta is `DaemonsetStatusNodeMeta` of the rollout family's schemas.
+//
+// A node's `metadata` (members read).
+type RolloutDaemonsetStatusNodeMeta struct {
+	// `labels`.
+	Labels *map[string]string `json:"labels,omitempty"`
+
+	// `name`.
+	Name *string `json:"name,omitempty"`
+}
+
+// RolloutDaemonsetStatusNodeSpec is `DaemonsetStatusNodeSpec` of the rollout family's schemas.
+//
+// A node's `spec` (only `taints` is read).
+type RolloutDaemonsetStatusNodeSpec struct {
+	// `taints`.
+	Taints *[]RolloutTaint `json:"taints,omitempty"`
+}
+
+// RolloutDaemonsetStatusObjectMeta is `DaemonsetStatusObjectMeta` of the rollout family's schemas.
+//
+// The DaemonSet's `metadata` (members read).
+type RolloutDaemonsetStatusObjectMeta struct {
+	// `annotations` (`deprecated.daemonset.template.generation` is read).
+	Annotations *map[string]string `json:"annotations,omitempty"`
+
+	// `generation`; absent: 0.
+	Generation *int64 `json:"generation,omitempty"`
+}
+
+// RolloutDaemonsetStatusOutput is `DaemonsetStatusOutput` of the rollout family's schemas.
+//
+// Output of `rollout.daemonset_status`.
+type RolloutDaemonsetStatusOutput struct {
+	// The controller writes the status: a counter or the update revision differs from the entry
+	// status, or the entry `observedGeneration` is below `metadata.generation`.
+	Changed bool `json:"changed"`
+
+	// The controller requeues the DaemonSet after this many seconds (`minReadySeconds`, when it is
+	// not negative and some ready pod is not yet available); null: no requeue.
+	RequeueAfterSeconds *int32 `json:"requeueAfterSeconds"`
+
+	// The status after the sync: the entry status when `changed` is false, else the one written.
+	Status RolloutDaemonsetStatusFieldsOutput `json:"status"`
+}
+
+// RolloutDaemonsetStatusPod is `DaemonsetStatusPod` of the rollout family's schemas.
+//
+// A daemon pod (members read).
+type RolloutDaemonsetStatusPod struct {
+	// `metadata`.
+	Metadata *RolloutDaemonsetStatusPodMeta `json:"metadata,omitempty"`
+
+	// `spec`.
+	Spec *RolloutDaemonsetStatusPodSpec `json:"spec,omitempty"`
+
+	// `status`.
+	Status *RolloutDaemonsetStatusPodStatus `json:"status,omitempty"`
+}
+
+// RolloutDaemonsetStatusPodMeta is `DaemonsetStatusPodMeta` of the rollout family's schemas.
+//
+// A pod's `metadata` (members read).
+type RolloutDaemonsetStatusPodMeta struct {
+	// `creationTimestamp`, RFC 3339; absent or null: the zero time (oldest).
+	CreationTimestamp *string `json:"creationTimestamp,omitempty"`
+
+	// `labels` (`controller-revision-hash`, `pod-template-generation`).
+	Labels *map[string]string `json:"labels,omitempty"`
+
+	// `name` (orders pods created at the same time).
+	Name *string `json:"name,omitempty"`
+}
+
+// RolloutDaemonsetStatusPodSpec is `DaemonsetStatusPodSpec` of the rollout family's schemas.
+//
+// A pod's `spec` (members read).
+type RolloutDaemonsetStatusPodSpec struct {
+	// `affinity` (its required node affinity's `matchFields`).
+	Affinity *RolloutAffinity `json:"affinity,omitempty"`
+
+	// `nodeName`; empty: the pod is not bound and targets the node its required node affinity
+	// names.
+	NodeName *string `json:"nodeName,omitempty"`
+
+	// `readinessGates`.
+	ReadinessGates *[]RolloutDaemonsetStatusReadinessGate `json:"readinessGates,omitempty"`
+}
+
+// RolloutDaemonsetStatusPodStatus is `DaemonsetStatusPodStatus` of the rollout family's schemas.
+//
+// A pod's `status` (only `conditions` is read).
+type RolloutDaemonsetStatusPodStatus struct {
+	// `conditions` (`Ready`, `InPlaceUpdateReady`).
+	Conditions *[]K8sCondition `json:"conditions,omitempty"`
+}
+
+// RolloutDaemonsetStatusReadinessGate is `DaemonsetStatusReadinessGate` of the rollout family's schemas.
+//
+// One `spec.readinessGates[]` entry.
+type RolloutDaemonsetStatusReadinessGate struct {
+	// `conditionType`.
+	ConditionType *string `json:"conditionType,omitempty"`
+}
+
+// RolloutDaemonsetStatusSpec is `DaemonsetStatusSpec` of the rollout family's schemas.
+//
+// The DaemonSet's `spec` (members read).
+type RolloutDaemonsetStatusSpec struct {
+	// Seconds a ready pod must stay ready to be available; absent: 0.
+	MinReadySeconds *int32 `json:"minReadySeconds,omitempty"`
+
+	// The pod template.
+	Template *RolloutDaemonsetStatusTemplate `json:"template,omitempty"`
+}
+
+// RolloutDaemonsetStatusTemplate is `DaemonsetStatusTemplate` of the rollout family's schemas.
+//
+// `spec.template` (only its `spec` is read).
+type RolloutDaemonsetStatusTemplate struct {
+	// The pod spec.
+	Spec *RolloutDaemonsetStatusTemplateSpec `json:"spec,omitempty"`
+}
+
+// RolloutDaemonsetStatusTemplateSpec is `DaemonsetStatusTemplateSpec` of the rollout family's schemas.
+//
+// The pod template's `spec` as the predicates read it (other members ignored).
+type RolloutDaemonsetStatusTemplateSpec struct {
+	// `affinity` (its required node affinity).
+	Affinity *RolloutAffinity `json:"affinity,omitempty"`
+
+	// `hostNetwork`: also tolerate `node.kubernetes.io/network-unavailable`.
+	HostNetwork *bool `json:"hostNetwork,omitempty"`
+
+	// `nodeName`; non-empty: only that node should run the pod.
+	NodeName *string `json:"nodeName,omitempty"`
+
+	// `nodeSelector`: labels every node running the pod must carry.
+	NodeSelector *map[string]string `json:"nodeSelector,omitempty"`
+
+	// `tolerations` (the daemon tolerations are added).
+	Tolerations *[]RolloutToleration `json:"tolerations,omitempty"`
+}
+
 // RolloutDaemonsetUpdateNodesInput is `DaemonsetUpdateNodesInput` of the rollout family's schemas.
 //
 // Input of `rollout.daemonset_update_nodes`.
@@ -833,6 +1101,49 @@ type RolloutNode struct {
 
 	// Its rollout state.
 	State RolloutNodeState `json:"state"`
+}
+
+// RolloutNodeAffinity is `NodeAffinity` of the rollout family's schemas.
+//
+// `spec.affinity.nodeAffinity` (the required part; other members ignored).
+type RolloutNodeAffinity struct {
+	// Absent or null: no node-affinity constraint.
+	RequiredDuringSchedulingIgnoredDuringExecution *RolloutNodeSelector `json:"requiredDuringSchedulingIgnoredDuringExecution,omitempty"`
+}
+
+// RolloutNodeSelector is `NodeSelector` of the rollout family's schemas.
+//
+// A `NodeSelector`: its non-empty terms are ORed.
+type RolloutNodeSelector struct {
+	// The terms; absent, null or only empty terms: no node matches.
+	NodeSelectorTerms *[]RolloutNodeSelectorTerm `json:"nodeSelectorTerms,omitempty"`
+}
+
+// RolloutNodeSelectorRequirement is `NodeSelectorRequirement` of the rollout family's schemas.
+//
+// One `NodeSelectorRequirement` (`matchExpressions[]` / `matchFields[]` entry).
+type RolloutNodeSelectorRequirement struct {
+	// The label key (`matchExpressions`) or field name (`matchFields`, only `metadata.name` is
+	// known; another field reads as `""`).
+	Key *string `json:"key,omitempty"`
+
+	// `In`, `NotIn`, `Exists`, `DoesNotExist`, `Gt`, `Lt` (`matchFields`: `In`, `NotIn` only);
+	// another operator makes the term unparsable.
+	Operator *string `json:"operator,omitempty"`
+
+	// The values; absent or null: none.
+	Values *[]string `json:"values,omitempty"`
+}
+
+// RolloutNodeSelectorTerm is `NodeSelectorTerm` of the rollout family's schemas.
+//
+// One `NodeSelectorTerm`: its requirements are ANDed.
+type RolloutNodeSelectorTerm struct {
+	// Requirements on node labels; absent or null: none.
+	MatchExpressions *[]RolloutNodeSelectorRequirement `json:"matchExpressions,omitempty"`
+
+	// Requirements on node fields (`metadata.name`); absent or null: none.
+	MatchFields *[]RolloutNodeSelectorRequirement `json:"matchFields,omitempty"`
 }
 
 // RolloutNodeState is `NodeState` of the rollout family's schemas.
@@ -1564,6 +1875,37 @@ type RolloutStsStatusUpdateStrategy struct {
 	Type *string `json:"type,omitempty"`
 }
 
+// RolloutTaint is `Taint` of the rollout family's schemas.
+//
+// One node taint (`spec.taints[]`; `timeAdded` ignored).
+type RolloutTaint struct {
+	// `NoSchedule`, `PreferNoSchedule` or `NoExecute`.
+	Effect *string `json:"effect,omitempty"`
+
+	// The taint key.
+	Key *string `json:"key,omitempty"`
+
+	// The taint value; absent: `""`.
+	Value *string `json:"value,omitempty"`
+}
+
+// RolloutToleration is `Toleration` of the rollout family's schemas.
+//
+// One pod toleration (`spec.tolerations[]`; `tolerationSeconds` ignored).
+type RolloutToleration struct {
+	// The effect tolerated; empty: every effect.
+	Effect *string `json:"effect,omitempty"`
+
+	// The taint key tolerated; empty: every key.
+	Key *string `json:"key,omitempty"`
+
+	// `Equal` (also `""`) or `Exists`; another operator tolerates nothing.
+	Operator *string `json:"operator,omitempty"`
+
+	// The value `Equal` compares.
+	Value *string `json:"value,omitempty"`
+}
+
 // RolloutValidateInputCloneSet is `ValidateInputCloneSet` of the rollout family's schemas.
 //
 // A CloneSet (`kind: "CloneSet"`, apps.kruise.io/v1alpha1).
@@ -1838,5 +2180,16 @@ type RolloutClonesetPodsToDeleteInput = RolloutClonesetPodsInput
 func RolloutClonesetPodsToDelete(in RolloutClonesetPodsToDeleteInput) (RolloutClonesetPodsToDeleteOutput, error) {
 	var out RolloutClonesetPodsToDeleteOutput
 	err := callTyped("rollout.cloneset_pods_to_delete", in, &out)
+	return out, err
+}
+
+// RolloutDaemonsetStatus calls "rollout.daemonset_status": Advanced DaemonSet status from nodes and pods: desired, current, misscheduled, ready, available, updated, unavailable counts (kruise daemonset_controller.go updateDaemonSetStatus).
+//
+// OpenKruise source: pkg/controller/daemonset/daemonset_controller.go updateDaemonSetStatus, storeDaemonSetStatus, getNodesToDaemonPods, Predicates, NewPod, podByCreationTimestampAndPhase; pkg/controller/daemonset/daemonset_util.go nodeShouldRunDaemonPod, isDaemonPodAvailable, ContainsReadinessGate; pkg/controller/daemonset/daemonset_update.go GetTemplateGeneration; k8s.io/kubernetes v1.32 pkg/controller/daemon/util GetTargetNodeName, IsPodUpdated, AddOrUpdateDaemonPodTolerations; k8s.io/component-helpers v0.32 scheduling/corev1/nodeaffinity GetRequiredNodeAffinity.
+//
+// Errors are *Error with Kind "invalid_input" (Field names the member).
+func RolloutDaemonsetStatus(in RolloutDaemonsetStatusInput) (RolloutDaemonsetStatusOutput, error) {
+	var out RolloutDaemonsetStatusOutput
+	err := callTyped("rollout.daemonset_status", in, &out)
 	return out, err
 }

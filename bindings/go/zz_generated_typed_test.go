@@ -476,6 +476,22 @@ var typedFns = map[string]func(json.RawMessage) (sent, got json.RawMessage, err 
 		got, err := json.Marshal(out)
 		return sent, got, err
 	},
+	"rollout.daemonset_status": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
+		var in RolloutDaemonsetStatusInput
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return nil, nil, notTyped{err}
+		}
+		sent, err := json.Marshal(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		out, err := RolloutDaemonsetStatus(in)
+		if err != nil {
+			return sent, nil, err
+		}
+		got, err := json.Marshal(out)
+		return sent, got, err
+	},
 	"cron.parse": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
 		var in CronParseInput
 		if err := json.Unmarshal(raw, &in); err != nil {

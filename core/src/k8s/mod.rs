@@ -22,6 +22,9 @@
 //! - [`webhook_namespace`]: the namespaces the pod webhooks never see (the webhook
 //!   configuration's `namespaceSelector`), applied by every pod-webhook decision.
 //!
+//! - [`scheduling`]: node affinity, taints and tolerations (the scheduling predicates a controller
+//!   checks for a pod template on a node).
+//!
 //! - [`null_as_default`]: encoding/json's reading of `null` for a slice, map or struct member (the
 //!   zero value), for serde fields.
 //!
@@ -32,6 +35,7 @@ pub mod image_ref;
 pub mod meta;
 pub mod namespace;
 pub mod pod;
+pub mod scheduling;
 pub mod selector;
 pub mod selector_match;
 pub mod strconv;

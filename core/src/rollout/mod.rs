@@ -13,7 +13,8 @@
 //!   their pods;
 //! - [`rounding`]: the per-field rounding table generated for `docs/rounding.md`;
 //! - [`inplace`] (with [`jsonpatch`]): in place or recreate, and in-place update completion;
-//! - [`cloneset_pods`]: which CloneSet pods one pass updates or deletes, in the controller's order.
+//! - [`cloneset_pods`]: which CloneSet pods one pass updates or deletes, in the controller's order;
+//! - [`ds_status`]: the Advanced DaemonSet status computed from its nodes and pods.
 //!
 //! Int-or-percent parsing is the one shared parser of [`crate::intstr`]
 //! (`rollout.scale_int_or_percent` is registered there).
@@ -22,6 +23,7 @@ pub mod active_pods;
 pub mod cloneset_budget;
 pub mod cloneset_pods;
 pub mod daemonset;
+pub mod ds_status;
 pub mod health;
 pub mod inplace;
 pub mod jsonpatch;
@@ -106,6 +108,7 @@ pub mod fns {
         Budget as DaemonsetBudgetOutput, DaemonsetBudgetInput, DaemonsetNodesNeedingPodsInput,
         DaemonsetUpdateNodesInput,
     };
+    pub use super::ds_status::{DaemonsetStatus, DaemonsetStatusInput, DaemonsetStatusOutput};
     pub use super::health::{HealthInput, HealthOutput, RolloutHealth};
     pub use super::inplace::{InplaceUpdateInput, InplaceUpdateOutput};
     pub use super::partition::{Partition as PartitionOutput, PartitionInput};
@@ -322,10 +325,12 @@ pub const ENTRIES: &[Entry] = &[
     Entry::of::<fns::InplaceUpdate>(),
     Entry::of::<fns::ClonesetPodsToUpdate>(),
     Entry::of::<fns::ClonesetPodsToDelete>(),
+    Entry::of::<fns::DaemonsetStatus>(),
 ];
 
 #[cfg(test)]
 mod tests {
+    use super::ENTRIES;
     use std::collections::BTreeMap;
 
     /// Every fn of the family is typed, and one `$defs` name means one shape across them (the code

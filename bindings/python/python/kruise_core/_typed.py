@@ -118,6 +118,7 @@ TYPED_FNS: Dict[str, Tuple[str, str]] = {
     "rollout.inplace_update": ("rollout", "inplace_update"),
     "rollout.cloneset_pods_to_update": ("rollout", "cloneset_pods_to_update"),
     "rollout.cloneset_pods_to_delete": ("rollout", "cloneset_pods_to_delete"),
+    "rollout.daemonset_status": ("rollout", "daemonset_status"),
     "cron.parse": ("cron", "parse"),
     "cron.next": ("cron", "next"),
     "cron.decide": ("cron", "decide"),

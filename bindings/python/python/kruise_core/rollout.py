@@ -19,6 +19,54 @@ class ActivePodsOrderInput(TypedDict):
     """The pods; absent or null: none."""
 
 
+class NodeSelectorRequirement(TypedDict):
+    """One `NodeSelectorRequirement` (`matchExpressions[]` / `matchFields[]` entry)."""
+
+    key: NotRequired[Optional[str]]
+    """The label key (`matchExpressions`) or field name (`matchFields`, only `metadata.name` is
+    known; another field reads as `""`).
+    """
+
+    operator: NotRequired[Optional[str]]
+    """`In`, `NotIn`, `Exists`, `DoesNotExist`, `Gt`, `Lt` (`matchFields`: `In`, `NotIn` only);
+    another operator makes the term unparsable.
+    """
+
+    values: NotRequired[Optional[List[str]]]
+    """The values; absent or null: none."""
+
+
+class NodeSelectorTerm(TypedDict):
+    """One `NodeSelectorTerm`: its requirements are ANDed."""
+
+    matchExpressions: NotRequired[Optional[List[NodeSelectorRequirement]]]
+    """Requirements on node labels; absent or null: none."""
+
+    matchFields: NotRequired[Optional[List[NodeSelectorRequirement]]]
+    """Requirements on node fields (`metadata.name`); absent or null: none."""
+
+
+class NodeSelector(TypedDict):
+    """A `NodeSelector`: its non-empty terms are ORed."""
+
+    nodeSelectorTerms: NotRequired[Optional[List[NodeSelectorTerm]]]
+    """The terms; absent, null or only empty terms: no node matches."""
+
+
+class NodeAffinity(TypedDict):
+    """`spec.affinity.nodeAffinity` (the required part; other members ignored)."""
+
+    requiredDuringSchedulingIgnoredDuringExecution: NotRequired[Optional[NodeSelector]]
+    """Absent or null: no node-affinity constraint."""
+
+
+class Affinity(TypedDict):
+    """`spec.affinity` (only `nodeAffinity` is read)."""
+
+    nodeAffinity: NotRequired[Optional[NodeAffinity]]
+    """Absent or null: no node-affinity constraint."""
+
+
 class CloneSetStrategy(TypedDict):
     """CloneSet `spec.updateStrategy` as the webhook reads it (other members are ignored)."""
 
@@ -777,6 +825,284 @@ class DaemonsetNodesNeedingPodsInput(TypedDict):
 
     progressive: NotRequired[bool]
     """Progressive (partitioned) scaling is on; absent: false (every node gets its pod)."""
+
+
+class DaemonsetStatusObjectMeta(TypedDict):
+    """The DaemonSet's `metadata` (members read)."""
+
+    annotations: NotRequired[Optional[Dict[str, str]]]
+    """`annotations` (`deprecated.daemonset.template.generation` is read)."""
+
+    generation: NotRequired[Optional[int]]
+    """`generation`; absent: 0."""
+
+
+class Toleration(TypedDict):
+    """One pod toleration (`spec.tolerations[]`; `tolerationSeconds` ignored)."""
+
+    effect: NotRequired[Optional[str]]
+    """The effect tolerated; empty: every effect."""
+
+    key: NotRequired[Optional[str]]
+    """The taint key tolerated; empty: every key."""
+
+    operator: NotRequired[Optional[str]]
+    """`Equal` (also `""`) or `Exists`; another operator tolerates nothing."""
+
+    value: NotRequired[Optional[str]]
+    """The value `Equal` compares."""
+
+
+class DaemonsetStatusTemplateSpec(TypedDict):
+    """The pod template's `spec` as the predicates read it (other members ignored)."""
+
+    affinity: NotRequired[Optional[Affinity]]
+    """`affinity` (its required node affinity)."""
+
+    hostNetwork: NotRequired[Optional[bool]]
+    """`hostNetwork`: also tolerate `node.kubernetes.io/network-unavailable`."""
+
+    nodeName: NotRequired[Optional[str]]
+    """`nodeName`; non-empty: only that node should run the pod."""
+
+    nodeSelector: NotRequired[Optional[Dict[str, str]]]
+    """`nodeSelector`: labels every node running the pod must carry."""
+
+    tolerations: NotRequired[Optional[List[Toleration]]]
+    """`tolerations` (the daemon tolerations are added)."""
+
+
+class DaemonsetStatusTemplate(TypedDict):
+    """`spec.template` (only its `spec` is read)."""
+
+    spec: NotRequired[Optional[DaemonsetStatusTemplateSpec]]
+    """The pod spec."""
+
+
+class DaemonsetStatusSpec(TypedDict):
+    """The DaemonSet's `spec` (members read)."""
+
+    minReadySeconds: NotRequired[Optional[int]]
+    """Seconds a ready pod must stay ready to be available; absent: 0."""
+
+    template: NotRequired[Optional[DaemonsetStatusTemplate]]
+    """The pod template."""
+
+
+class DaemonsetStatusFields(TypedDict):
+    """An Advanced DaemonSet `status` (the members the controller writes; others ignored)."""
+
+    currentNumberScheduled: NotRequired[Optional[int]]
+    """Nodes that should run the pod and run at least one."""
+
+    desiredNumberScheduled: NotRequired[Optional[int]]
+    """Nodes that should run the pod."""
+
+    numberAvailable: NotRequired[Optional[int]]
+    """Nodes that should run the pod whose first pod is available."""
+
+    numberMisscheduled: NotRequired[Optional[int]]
+    """Nodes that run the pod but should not."""
+
+    numberReady: NotRequired[Optional[int]]
+    """Nodes that should run the pod whose first pod is ready."""
+
+    numberUnavailable: NotRequired[Optional[int]]
+    """`desiredNumberScheduled − numberAvailable`."""
+
+    observedGeneration: NotRequired[Optional[int]]
+    """The generation the status reflects."""
+
+    updateRevision: NotRequired[Optional[str]]
+    """The update revision's hash."""
+
+    updatedNumberScheduled: NotRequired[Optional[int]]
+    """Nodes that should run the pod whose first pod is on `hash` (or the template generation)."""
+
+
+class DaemonsetStatusDaemonSet(TypedDict):
+    """The Advanced DaemonSet (members read)."""
+
+    metadata: NotRequired[Optional[DaemonsetStatusObjectMeta]]
+    """`metadata`."""
+
+    spec: NotRequired[Optional[DaemonsetStatusSpec]]
+    """`spec`."""
+
+    status: NotRequired[Optional[DaemonsetStatusFields]]
+    """The entry `status` (compared to decide whether the controller writes)."""
+
+
+class DaemonsetStatusFieldsOutput(TypedDict):
+    """An Advanced DaemonSet `status` (the members the controller writes; others ignored)."""
+
+    currentNumberScheduled: Optional[int]
+    """Nodes that should run the pod and run at least one."""
+
+    desiredNumberScheduled: Optional[int]
+    """Nodes that should run the pod."""
+
+    numberAvailable: Optional[int]
+    """Nodes that should run the pod whose first pod is available."""
+
+    numberMisscheduled: Optional[int]
+    """Nodes that run the pod but should not."""
+
+    numberReady: Optional[int]
+    """Nodes that should run the pod whose first pod is ready."""
+
+    numberUnavailable: Optional[int]
+    """`desiredNumberScheduled − numberAvailable`."""
+
+    observedGeneration: Optional[int]
+    """The generation the status reflects."""
+
+    updateRevision: Optional[str]
+    """The update revision's hash."""
+
+    updatedNumberScheduled: Optional[int]
+    """Nodes that should run the pod whose first pod is on `hash` (or the template generation)."""
+
+
+class DaemonsetStatusNodeMeta(TypedDict):
+    """A node's `metadata` (members read)."""
+
+    labels: NotRequired[Optional[Dict[str, str]]]
+    """`labels`."""
+
+    name: NotRequired[Optional[str]]
+    """`name`."""
+
+
+class Taint(TypedDict):
+    """One node taint (`spec.taints[]`; `timeAdded` ignored)."""
+
+    effect: NotRequired[Optional[str]]
+    """`NoSchedule`, `PreferNoSchedule` or `NoExecute`."""
+
+    key: NotRequired[Optional[str]]
+    """The taint key."""
+
+    value: NotRequired[Optional[str]]
+    """The taint value; absent: `""`."""
+
+
+class DaemonsetStatusNodeSpec(TypedDict):
+    """A node's `spec` (only `taints` is read)."""
+
+    taints: NotRequired[Optional[List[Taint]]]
+    """`taints`."""
+
+
+class DaemonsetStatusNode(TypedDict):
+    """A node (members read)."""
+
+    metadata: NotRequired[Optional[DaemonsetStatusNodeMeta]]
+    """`metadata`: name and labels."""
+
+    spec: NotRequired[Optional[DaemonsetStatusNodeSpec]]
+    """`spec`: taints."""
+
+
+class DaemonsetStatusPodMeta(TypedDict):
+    """A pod's `metadata` (members read)."""
+
+    creationTimestamp: NotRequired[Optional[str]]
+    """`creationTimestamp`, RFC 3339; absent or null: the zero time (oldest)."""
+
+    labels: NotRequired[Optional[Dict[str, str]]]
+    """`labels` (`controller-revision-hash`, `pod-template-generation`)."""
+
+    name: NotRequired[Optional[str]]
+    """`name` (orders pods created at the same time)."""
+
+
+class DaemonsetStatusReadinessGate(TypedDict):
+    """One `spec.readinessGates[]` entry."""
+
+    conditionType: NotRequired[Optional[str]]
+    """`conditionType`."""
+
+
+class DaemonsetStatusPodSpec(TypedDict):
+    """A pod's `spec` (members read)."""
+
+    affinity: NotRequired[Optional[Affinity]]
+    """`affinity` (its required node affinity's `matchFields`)."""
+
+    nodeName: NotRequired[Optional[str]]
+    """`nodeName`; empty: the pod is not bound and targets the node its required node affinity
+    names.
+    """
+
+    readinessGates: NotRequired[Optional[List[DaemonsetStatusReadinessGate]]]
+    """`readinessGates`."""
+
+
+class DaemonsetStatusPodStatus(TypedDict):
+    """A pod's `status` (only `conditions` is read)."""
+
+    conditions: NotRequired[Optional[List[Condition]]]
+    """`conditions` (`Ready`, `InPlaceUpdateReady`)."""
+
+
+class DaemonsetStatusPod(TypedDict):
+    """A daemon pod (members read)."""
+
+    metadata: NotRequired[Optional[DaemonsetStatusPodMeta]]
+    """`metadata`."""
+
+    spec: NotRequired[Optional[DaemonsetStatusPodSpec]]
+    """`spec`."""
+
+    status: NotRequired[Optional[DaemonsetStatusPodStatus]]
+    """`status`."""
+
+
+class DaemonsetStatusInput(TypedDict):
+    """Input of `rollout.daemonset_status`."""
+
+    daemonSet: DaemonsetStatusDaemonSet
+    """The Advanced DaemonSet."""
+
+    hash: NotRequired[Optional[str]]
+    """The update revision's hash (the `controller-revision-hash` of the current
+    ControllerRevision); empty: only the template generation marks a pod updated.
+    """
+
+    nodes: NotRequired[Optional[List[DaemonsetStatusNode]]]
+    """Every node of the cluster; absent or null: none."""
+
+    now: str
+    """The reconcile time, RFC 3339 (availability under `minReadySeconds`)."""
+
+    pods: NotRequired[Optional[List[DaemonsetStatusPod]]]
+    """The DaemonSet's pods (those it owns or adopts, terminating ones included); absent or null:
+    none.
+    """
+
+    updateObservedGeneration: NotRequired[Optional[bool]]
+    """The sync got to its end (the controller then records `metadata.generation` as
+    `observedGeneration`); `false`: it stopped early on unsatisfied expectations. Absent or
+    null: `true`.
+    """
+
+
+class DaemonsetStatusOutput(TypedDict):
+    """Output of `rollout.daemonset_status`."""
+
+    changed: bool
+    """The controller writes the status: a counter or the update revision differs from the entry
+    status, or the entry `observedGeneration` is below `metadata.generation`.
+    """
+
+    requeueAfterSeconds: Optional[int]
+    """The controller requeues the DaemonSet after this many seconds (`minReadySeconds`, when it is
+    not negative and some ready pod is not yet available); null: no requeue.
+    """
+
+    status: DaemonsetStatusFieldsOutput
+    """The status after the sync: the entry status when `changed` is false, else the one written."""
 
 
 # Where a node stands in a rolling update.
@@ -1692,9 +2018,20 @@ def cloneset_pods_to_delete(input: ClonesetPodsToDeleteInput) -> ClonesetPodsToD
     return cast(ClonesetPodsToDeleteOutput, call("rollout.cloneset_pods_to_delete", input))
 
 
+def daemonset_status(input: DaemonsetStatusInput) -> DaemonsetStatusOutput:
+    """Advanced DaemonSet status from nodes and pods: desired, current, misscheduled, ready, available, updated, unavailable counts (kruise daemonset_controller.go updateDaemonSetStatus)
+
+    fn ``rollout.daemonset_status``; OpenKruise source: pkg/controller/daemonset/daemonset_controller.go updateDaemonSetStatus, storeDaemonSetStatus, getNodesToDaemonPods, Predicates, NewPod, podByCreationTimestampAndPhase; pkg/controller/daemonset/daemonset_util.go nodeShouldRunDaemonPod, isDaemonPodAvailable, ContainsReadinessGate; pkg/controller/daemonset/daemonset_update.go GetTemplateGeneration; k8s.io/kubernetes v1.32 pkg/controller/daemon/util GetTargetNodeName, IsPodUpdated, AddOrUpdateDaemonPodTolerations; k8s.io/component-helpers v0.32 scheduling/corev1/nodeaffinity GetRequiredNodeAffinity.
+
+    Raises ``KruiseError`` with kind ``invalid_input`` (naming the field).
+    """
+    return cast(DaemonsetStatusOutput, call("rollout.daemonset_status", input))
+
+
 __all__ = [
     "ActivePodsOrderInput",
     "ActivePodsOrderOutput",
+    "Affinity",
     "CloneSetSpec",
     "CloneSetStrategy",
     "ClonesetPodsCloneSet",
@@ -1732,6 +2069,23 @@ __all__ = [
     "DaemonsetBudgetOutput",
     "DaemonsetNodesNeedingPodsInput",
     "DaemonsetNodesNeedingPodsOutput",
+    "DaemonsetStatusDaemonSet",
+    "DaemonsetStatusFields",
+    "DaemonsetStatusFieldsOutput",
+    "DaemonsetStatusInput",
+    "DaemonsetStatusNode",
+    "DaemonsetStatusNodeMeta",
+    "DaemonsetStatusNodeSpec",
+    "DaemonsetStatusObjectMeta",
+    "DaemonsetStatusOutput",
+    "DaemonsetStatusPod",
+    "DaemonsetStatusPodMeta",
+    "DaemonsetStatusPodSpec",
+    "DaemonsetStatusPodStatus",
+    "DaemonsetStatusReadinessGate",
+    "DaemonsetStatusSpec",
+    "DaemonsetStatusTemplate",
+    "DaemonsetStatusTemplateSpec",
     "DaemonsetUpdateNodesInput",
     "DaemonsetUpdateNodesOutput",
     "DeletedPod",
@@ -1752,6 +2106,10 @@ __all__ = [
     "LifecycleHook",
     "LifecycleState",
     "Node",
+    "NodeAffinity",
+    "NodeSelector",
+    "NodeSelectorRequirement",
+    "NodeSelectorTerm",
     "NodeState",
     "ObjectMeta",
     "OrderTerm",
@@ -1800,6 +2158,8 @@ __all__ = [
     "StsStatusSpec",
     "StsStatusStatefulSet",
     "StsStatusUpdateStrategy",
+    "Taint",
+    "Toleration",
     "ValidateInput",
     "ValidateInputCloneSet",
     "ValidateInputDaemonSet",
@@ -1815,6 +2175,7 @@ __all__ = [
     "cloneset_update_budget",
     "daemonset_budget",
     "daemonset_nodes_needing_pods",
+    "daemonset_status",
     "daemonset_update_nodes",
     "health",
     "inplace_update",
