@@ -40,7 +40,7 @@ from ._kruise_core import (
 )
 from ._typed import ErrorKind
 
-from . import allocation, api, compat, cron, distribution, jobsidecar, k8s, pub, resources, rollout, sidecarset
+from . import allocation, api, compat, cron, distribution, imagepull, jobsidecar, k8s, pub, resources, rollout, sidecarset
 
 __all__ = [
     "DEFAULT_MAX_INPUT_BYTES",
@@ -58,6 +58,7 @@ __all__ = [
     "cron",
     "distribution",
     "fn_ids",
+    "imagepull",
     "jobsidecar",
     "k8s",
     "matches",
