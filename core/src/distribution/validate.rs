@@ -228,7 +228,9 @@ fn deserialize<'a>(resource: Option<&'a Value>, e: &mut Errs) -> Option<Decoded<
     };
     let string = |v: Option<&'a Value>| v.and_then(Value::as_str).unwrap_or("");
     let kind = string(object.get("kind"));
-    if kind.is_empty() {
+    let api_version = string(object.get("apiVersion"));
+    // an apiVersion with more than one `/` leaves the kind unread as well
+    if kind.is_empty() || group_version(api_version).is_none() {
         let raw = serde_json::to_string(&Value::Object(object.clone())).unwrap_or_default();
         e.push(
             "spec",
@@ -240,10 +242,11 @@ fn deserialize<'a>(resource: Option<&'a Value>, e: &mut Errs) -> Option<Decoded<
         return None;
     }
     Some(Decoded {
-        api_version: string(object.get("apiVersion")),
+        api_version,
         kind,
         name: string(object.get("metadata").and_then(|m| m.get("name"))),
-        list: object.get("items").is_some_and(|v| !v.is_null()),
+        // Go's list detector reads any `items` member, `null` included
+        list: object.contains_key("items"),
     })
 }
 
@@ -259,13 +262,11 @@ fn group_version(api_version: &str) -> Option<(&str, &str)> {
     }
 }
 
-/// (group, version, kind) as `GroupVersionKind()` reads them (all empty for an unparsable
-/// apiVersion).
+/// (group, version, kind) as `GroupVersionKind()` reads them (an unparsable apiVersion never
+/// gets here: the decoder refuses it).
 fn gvk<'a>(api_version: &'a str, kind: &'a str) -> (&'a str, &'a str, &'a str) {
-    match group_version(api_version) {
-        Some((g, v)) => (g, v, kind),
-        None => ("", "", ""),
-    }
+    let (g, v) = group_version(api_version).unwrap_or_default();
+    (g, v, kind)
 }
 
 fn validate_targets(t: &TargetsSpec, e: &mut Errs) {
@@ -310,8 +311,9 @@ fn validate_targets(t: &TargetsSpec, e: &mut Errs) {
 /// Validates one admission request (see the module doc).
 ///
 /// Errors: `invalid_input` when a namespace list exceeds [`MAX_NAMESPACES`];
-/// `invalid_resource` for a list-shaped `spec.resource` (non-null `items`) of a supported kind,
-/// on which the reference's dry-run step fails (it cannot take a list as one object).
+/// `invalid_resource` when `spec.resource` is of a supported kind and it, or the old object's
+/// resource, is a list (an `items` member, even `null`): the reference's handler fails on it (it reads the
+/// name of, or dry-runs, a list as one object).
 pub fn validate(input: &ValidateInput) -> Result<ValidateOutput> {
     let obj = &input.resource_distribution;
     for (which, d) in std::iter::once(("resourceDistribution", obj)).chain(
@@ -390,6 +392,12 @@ pub fn validate(input: &ValidateInput) -> Result<ValidateOutput> {
                 TYPE_INVALID,
                 "unknown or unsupported resource GroupKind, only support [Secret ConfigMap]",
             );
+        } else if list || old.as_ref().is_some_and(|o| o.list) {
+            return Err(Error::at(
+                INVALID_RESOURCE,
+                "resourceDistribution.spec.resource",
+                "a list (an items member) of a supported kind, new or old: the reference cannot read its name or dry-run it",
+            ));
         } else if let Some(o) = &old
             && (name != o.name || gvk(api_version, kind) != gvk(o.api_version, o.kind))
         {
@@ -398,12 +406,6 @@ pub fn validate(input: &ValidateInput) -> Result<ValidateOutput> {
                 TYPE_INVALID,
                 "resource apiVersion, kind, and name are immutable",
             );
-        } else if list {
-            return Err(Error::at(
-                INVALID_RESOURCE,
-                "resourceDistribution.spec.resource",
-                "a list of a supported kind: the reference cannot dry-run it",
-            ));
         } else if let Some(d) = &input.dry_run_error
             && d.reason != "AlreadyExists"
         {
