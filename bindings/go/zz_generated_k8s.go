@@ -209,7 +209,7 @@ type K8sPodStatus struct {
 	Phase *string `json:"phase,omitempty"`
 }
 
-// K8sRequirement is `Requirement` of the api, cron, distribution, pub, rollout, sidecarset families' schemas, written once.
+// K8sRequirement is `Requirement` of the api, cron, distribution, imagepull, pub, rollout, sidecarset families' schemas, written once.
 //
 // One `matchExpressions` entry; absent or null members read as Go's zero values.
 type K8sRequirement struct {

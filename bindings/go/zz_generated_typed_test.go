@@ -828,6 +828,38 @@ var typedFns = map[string]func(json.RawMessage) (sent, got json.RawMessage, err 
 		got, err := json.Marshal(out)
 		return sent, got, err
 	},
+	"distribution.validate": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
+		var in DistributionValidateInput
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return nil, nil, notTyped{err}
+		}
+		sent, err := json.Marshal(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		out, err := DistributionValidate(in)
+		if err != nil {
+			return sent, nil, err
+		}
+		got, err := json.Marshal(out)
+		return sent, got, err
+	},
+	"imagepull.status": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
+		var in ImagepullStatusInput
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return nil, nil, notTyped{err}
+		}
+		sent, err := json.Marshal(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		out, err := ImagepullStatus(in)
+		if err != nil {
+			return sent, nil, err
+		}
+		got, err := json.Marshal(out)
+		return sent, got, err
+	},
 	"api.convert": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
 		var in ApiConvertInput
 		if err := json.Unmarshal(raw, &in); err != nil {
