@@ -330,7 +330,6 @@ pub const ENTRIES: &[Entry] = &[
 
 #[cfg(test)]
 mod tests {
-    use super::ENTRIES;
     use std::collections::BTreeMap;
 
     /// Every fn of the family is typed, and one `$defs` name means one shape across them (the code
