@@ -1,4 +1,5 @@
-//! `kruise-core demo`: the ResourceDistribution section (`distribution.targets`).
+//! `kruise-core demo`: the ResourceDistribution section (`distribution.targets`, then the
+//! validating webhook `distribution.validate` on the seed and on a bad update of it).
 
 use super::DemoArgs;
 use crate::CliError;
@@ -71,5 +72,54 @@ pub fn demo(_args: &DemoArgs) -> Result<String, CliError> {
             ));
         }
     }
+    validate_story(&rd, &mut text)?;
     Ok(text)
+}
+
+/// One admission answer as a line per field error.
+fn show_admission(text: &mut String, what: &str, out: &Value) {
+    text.push_str(&format!(
+        "  {what}: {} ({})\n",
+        if out["allowed"] == true {
+            "allowed"
+        } else {
+            "DENIED"
+        },
+        out["code"]
+    ));
+    for e in out["errors"].as_array().into_iter().flatten() {
+        text.push_str(&format!(
+            "    {} [{}]: {}\n",
+            e["field"].as_str().unwrap_or(""),
+            e["type"].as_str().unwrap_or(""),
+            e["detail"].as_str().unwrap_or("")
+        ));
+    }
+}
+
+/// The webhook (`distribution.validate`): the seed on create, then an update that renames the
+/// distributed Secret and also includes the excluded `sandbox`.
+fn validate_story(rd: &Value, text: &mut String) -> Result<(), CliError> {
+    text.push_str("Validating webhook (distribution.validate):\n");
+    let out = kruise_core::call(
+        "distribution.validate",
+        &json!({"resourceDistribution": rd}),
+    )?;
+    show_admission(text, "create as written", &out);
+    let mut bad = rd.clone();
+    bad["spec"]["resource"]["metadata"]["name"] = json!("registry-secret-v2");
+    if let Some(list) = bad["spec"]["targets"]["includedNamespaces"]["list"].as_array_mut() {
+        list.push(json!({"name": "sandbox"}));
+        list.push(json!({"name": "Team_B"}));
+    }
+    let out = kruise_core::call(
+        "distribution.validate",
+        &json!({"resourceDistribution": bad, "oldResourceDistribution": rd}),
+    )?;
+    show_admission(
+        text,
+        "update renaming the Secret, including sandbox and Team_B",
+        &out,
+    );
+    Ok(())
 }

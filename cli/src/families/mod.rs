@@ -5,6 +5,7 @@ mod allocation;
 mod api;
 mod cron;
 mod distribution;
+mod imagepull;
 mod pub_budget;
 mod resources;
 mod rollout;
@@ -175,6 +176,7 @@ const SECTIONS: &[Section] = &[
     ("PodUnavailableBudget", pub_budget::demo),
     ("v1alpha1 -> v1beta1 conversion", api::demo),
     ("ResourceDistribution targets", distribution::demo),
+    ("ImagePullJob", imagepull::demo),
 ];
 
 /// Runs every demo section in order.

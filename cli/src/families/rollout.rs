@@ -27,6 +27,7 @@ const CLONESET: &str = include_str!("../../examples/rollout/cloneset.yaml");
 const DAEMONSET: &str = include_str!("../../examples/rollout/daemonset.yaml");
 const CLONESET_ROLLING: &str = include_str!("../../examples/rollout/cloneset-rolling.yaml");
 const PODS: &str = include_str!("../../examples/rollout/pods.yaml");
+const REVISIONS: &str = include_str!("../../examples/rollout/revisions.yaml");
 
 /// Rollout start time of the demo story.
 const T0: &str = "2026-06-21T10:00:00Z";
@@ -61,10 +62,72 @@ fn order_story(out: &mut String) -> Result<(), CliError> {
         "CloneSet sample (cli/examples/rollout/cloneset-rolling.yaml) and its pods at {now}:"
     );
     order::explain(out, &cs, &pods, now)?;
+    inplace_story(out, &cs, &pods, now)?;
     cs["spec"]["replicas"] = serde_json::json!(3);
     let _ = writeln!(out, "The same CloneSet scaled down to 3 replicas:");
     order::explain(out, &cs, &pods, now)?;
     Ok(())
+}
+
+/// Demo section: each old pod's in-place or recreate decision (`rollout.inplace_update`, as
+/// `explain cloneset --revisions` prints it) between the seed ControllerRevisions, then with an
+/// update revision that also changes an env var, which no in-place update can carry.
+fn inplace_story(
+    out: &mut String,
+    cs: &serde_json::Value,
+    pods: &[serde_json::Value],
+    now: &str,
+) -> Result<(), CliError> {
+    let revisions = parse_one(REVISIONS, "cli/examples/rollout/revisions.yaml")?;
+    let mut revisions = revisions
+        .get("items")
+        .and_then(serde_json::Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let text = |p: &str| {
+        cs.pointer(p)
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or("")
+            .to_string()
+    };
+    let (update_type, update_revision) = (
+        text("/spec/updateStrategy/type"),
+        text("/status/updateRevision"),
+    );
+    let order = order::update_order(cs, pods, now)?;
+    let _ = writeln!(
+        out,
+        "Between the ControllerRevisions of cli/examples/rollout/revisions.yaml (only the image changed):"
+    );
+    inplace::explain(
+        out,
+        &update_type,
+        &update_revision,
+        &order,
+        pods,
+        &revisions,
+    )?;
+    for r in &mut revisions {
+        if r.pointer("/metadata/name")
+            .and_then(serde_json::Value::as_str)
+            == Some(update_revision.as_str())
+            && let Some(c) = r.pointer_mut("/data/spec/template/spec/containers/0")
+        {
+            c["env"] = serde_json::json!([{"name": "LOG_LEVEL", "value": "debug"}]);
+        }
+    }
+    let _ = writeln!(
+        out,
+        "Had {update_revision} also set env LOG_LEVEL=debug on main (env is not updated in place):"
+    );
+    inplace::explain(
+        out,
+        &update_type,
+        &update_revision,
+        &order,
+        pods,
+        &revisions,
+    )
 }
 
 /// `kruise-core explain cloneset FILE [--pods FILE] [--now TIME]`.
@@ -404,5 +467,34 @@ mod tests {
         );
         let no_pods = explain(&ExplainArgs { pods: None, ..args }).unwrap();
         assert!(no_pods.contains("--revisions needs --pods"), "{no_pods}");
+    }
+
+    #[test]
+    fn demo_says_in_place_or_recreate_per_pod_in_update_order() {
+        let out = demo(&DemoArgs {
+            sidecarset: None,
+            pod: None,
+        })
+        .unwrap();
+        let (image_only, with_env) = out
+            .split_once("Had sample-7f9a2e also set env LOG_LEVEL=debug")
+            .expect("both revisions are explained");
+        let image_only = image_only
+            .split("only the image changed):\n")
+            .nth(1)
+            .expect("the image-only part is printed");
+        // the update order of the rolling example (sample-a already runs sample-7f9a2e)
+        let order = ["sample-e", "sample-d", "sample-c", "sample-b"];
+        for (part, verdict) in [
+            (image_only, "in place (main image nginx:does-not-exist)"),
+            (
+                with_env,
+                "recreate: add /spec/template/spec/containers/0/env: only replace can be done in place",
+            ),
+        ] {
+            let lines: Vec<String> = order.iter().map(|p| format!("  {p}: {verdict}")).collect();
+            assert!(part.contains(&lines.join("\n")), "{part}");
+            assert!(!part.contains("sample-a:"), "{part}");
+        }
     }
 }

@@ -39,6 +39,27 @@ fn alpha_layout(doc: &Value) -> Value {
     doc
 }
 
+/// The input of the pods fns for the CloneSet `doc` and its `pods` at `now`.
+fn pods_input(doc: &Value, pods: &[Value], now: &str) -> Result<ClonesetPodsInput, CliError> {
+    let mut input = Map::new();
+    input.insert("cloneSet".into(), alpha_layout(doc));
+    input.insert("pods".into(), Value::Array(pods.to_vec()));
+    input.insert("now".into(), json!(now));
+    serde_json::from_value(Value::Object(input))
+        .map_err(|e| CliError::input("pods", format_args!("{e}")))
+}
+
+/// The pods of `rollout.cloneset_pods_to_update`'s update order, first to update first.
+pub fn update_order(doc: &Value, pods: &[Value], now: &str) -> Result<Vec<String>, CliError> {
+    let input = pods_input(doc, pods, now)?;
+    let name = at(doc, "metadata.name")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    Ok(cloneset_pods::pods_to_update(&input)
+        .map_err(|e| CliError::input(format!("CloneSet {name}"), e))?
+        .update_order)
+}
+
 fn reason_text(r: WaitReason) -> &'static str {
     match r {
         WaitReason::OnDelete => "updateStrategy.type OnDelete",
@@ -63,12 +84,7 @@ fn action_text(a: PodAction) -> &'static str {
 
 /// Writes both sections for the CloneSet `doc` and its `pods` at `now`.
 pub fn explain(out: &mut String, doc: &Value, pods: &[Value], now: &str) -> Result<(), CliError> {
-    let mut input = Map::new();
-    input.insert("cloneSet".into(), alpha_layout(doc));
-    input.insert("pods".into(), Value::Array(pods.to_vec()));
-    input.insert("now".into(), json!(now));
-    let input: ClonesetPodsInput = serde_json::from_value(Value::Object(input))
-        .map_err(|e| CliError::input("pods", format_args!("{e}")))?;
+    let input = pods_input(doc, pods, now)?;
     let name = at(doc, "metadata.name")
         .and_then(Value::as_str)
         .unwrap_or("");
