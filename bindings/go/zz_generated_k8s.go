@@ -63,8 +63,17 @@ type K8sContainerStateTerminated struct {
 //
 // One `status.containerStatuses[]` / `status.initContainerStatuses[]` entry, the members read.
 type K8sContainerStatus struct {
+	// `image`: the image the container runs; null or absent: `""`.
+	Image *string `json:"image,omitempty"`
+
+	// `imageID`: the image's resolved ID (`docker-pullable://…@sha256:…`); null or absent: `""`.
+	ImageID *string `json:"imageID,omitempty"`
+
 	// `name`: the container it describes; null or absent: `""`.
 	Name *string `json:"name,omitempty"`
+
+	// `ready`; null or absent: false.
+	Ready *bool `json:"ready,omitempty"`
 
 	// `restartCount` (int32); null or absent: 0.
 	RestartCount *int32 `json:"restartCount,omitempty"`

@@ -157,7 +157,7 @@ type SidecarsetNamespace = K8sNamespace
 type SidecarsetNextUpgradeInput struct {
 	// The pods the controller works on, in the order it lists them (the order ties keep).
 	// Null or absent: none. At most 10,000.
-	Pods *[]*SidecarsetUpgradePod `json:"pods,omitempty"`
+	Pods *[]*K8sPod `json:"pods,omitempty"`
 
 	// The SidecarSet (apps.kruise.io/v1beta1); members not listed are ignored.
 	SidecarSet SidecarsetUpgradeSidecarSet `json:"sidecarSet"`
@@ -384,123 +384,6 @@ const SidecarsetUpgradeActionFinished SidecarsetUpgradeAction = "finished"
 
 // SidecarsetUpgradeActionUpgrade is "upgrade": The pods in `upgradePods` are upgraded; those in `notUpgradablePods` are marked.
 const SidecarsetUpgradeActionUpgrade SidecarsetUpgradeAction = "upgrade"
-
-// SidecarsetUpgradeContainer is `UpgradeContainer` of the sidecarset family's schemas.
-//
-// A container.
-type SidecarsetUpgradeContainer struct {
-	// `image`.
-	Image *string `json:"image,omitempty"`
-
-	// `name`.
-	Name *string `json:"name,omitempty"`
-
-	// `restartPolicy` (init containers).
-	RestartPolicy *string `json:"restartPolicy,omitempty"`
-}
-
-// SidecarsetUpgradeContainerStatus is `UpgradeContainerStatus` of the sidecarset family's schemas.
-//
-// One container status.
-type SidecarsetUpgradeContainerStatus struct {
-	// `image`.
-	Image *string `json:"image,omitempty"`
-
-	// `imageID` (the text after `://`, if any, is compared with a digest image).
-	ImageID *string `json:"imageID,omitempty"`
-
-	// `name`.
-	Name *string `json:"name,omitempty"`
-
-	// `ready`.
-	Ready *bool `json:"ready,omitempty"`
-
-	// `restartCount` (int32).
-	RestartCount *int32 `json:"restartCount,omitempty"`
-}
-
-// SidecarsetUpgradePod is `UpgradePod` of the sidecarset family's schemas.
-//
-// A pod, reduced to the members read here (a whole Pod may be passed).
-type SidecarsetUpgradePod struct {
-	// `metadata`.
-	Metadata *SidecarsetUpgradePodMeta `json:"metadata,omitempty"`
-
-	// `spec`.
-	Spec *SidecarsetUpgradePodSpec `json:"spec,omitempty"`
-
-	// `status`.
-	Status *SidecarsetUpgradePodStatus `json:"status,omitempty"`
-}
-
-// SidecarsetUpgradePodCondition is `UpgradePodCondition` of the sidecarset family's schemas.
-//
-// One `status.conditions[]` entry.
-type SidecarsetUpgradePodCondition struct {
-	// `lastTransitionTime` (RFC 3339).
-	LastTransitionTime *string `json:"lastTransitionTime,omitempty"`
-
-	// `status`.
-	Status *string `json:"status,omitempty"`
-
-	// `type`.
-	Type *string `json:"type,omitempty"`
-}
-
-// SidecarsetUpgradePodMeta is `UpgradePodMeta` of the sidecarset family's schemas.
-//
-// Pod `metadata`.
-type SidecarsetUpgradePodMeta struct {
-	// `annotations`: `kruise.io/sidecarset-hash`, `kruise.io/sidecarset-hash-without-image`
-	// (the upgrade records; unreadable: no record) and
-	// `kruise.io/sidecarset-inplace-update-state`.
-	Annotations *map[string]string `json:"annotations,omitempty"`
-
-	// `creationTimestamp` (RFC 3339; `ActivePods` order).
-	CreationTimestamp *string `json:"creationTimestamp,omitempty"`
-
-	// `deletionTimestamp` (RFC 3339): a terminating pod is not ready.
-	DeletionTimestamp *string `json:"deletionTimestamp,omitempty"`
-
-	// `labels`: read by `updateStrategy.selector`, the priority and the scatter terms.
-	Labels *map[string]string `json:"labels,omitempty"`
-
-	// `name` (reported).
-	Name *string `json:"name,omitempty"`
-}
-
-// SidecarsetUpgradePodSpec is `UpgradePodSpec` of the sidecarset family's schemas.
-//
-// Pod `spec`.
-type SidecarsetUpgradePodSpec struct {
-	// `containers` (name and image).
-	Containers *[]*SidecarsetUpgradeContainer `json:"containers,omitempty"`
-
-	// `initContainers` (name and restart policy: `Always` makes a native sidecar, whose restarts
-	// count in the `ActivePods` order).
-	InitContainers *[]*SidecarsetUpgradeContainer `json:"initContainers,omitempty"`
-
-	// `nodeName`.
-	NodeName *string `json:"nodeName,omitempty"`
-}
-
-// SidecarsetUpgradePodStatus is `UpgradePodStatus` of the sidecarset family's schemas.
-//
-// Pod `status`.
-type SidecarsetUpgradePodStatus struct {
-	// `conditions`: the first `Ready` one decides readiness (`True`) and its
-	// `lastTransitionTime` the ready time.
-	Conditions *[]*SidecarsetUpgradePodCondition `json:"conditions,omitempty"`
-
-	// `containerStatuses`.
-	ContainerStatuses *[]*SidecarsetUpgradeContainerStatus `json:"containerStatuses,omitempty"`
-
-	// `initContainerStatuses` (restart counts).
-	InitContainerStatuses *[]*SidecarsetUpgradeContainerStatus `json:"initContainerStatuses,omitempty"`
-
-	// `phase`: only a `Running` pod is ready.
-	Phase *string `json:"phase,omitempty"`
-}
 
 // SidecarsetUpgradeSidecarContainer is `UpgradeSidecarContainer` of the sidecarset family's schemas.
 //

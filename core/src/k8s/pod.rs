@@ -127,6 +127,18 @@ pub struct ContainerStatus {
     #[serde(default, deserialize_with = "null_as_default")]
     #[schemars(with = "Option<i32>")]
     pub restart_count: i32,
+    /// `image`: the image the container runs; null or absent: `""`.
+    #[serde(default, deserialize_with = "null_as_default")]
+    #[schemars(with = "Option<String>")]
+    pub image: String,
+    /// `imageID`: the image's resolved ID (`docker-pullable://…@sha256:…`); null or absent: `""`.
+    #[serde(default, rename = "imageID", deserialize_with = "null_as_default")]
+    #[schemars(with = "Option<String>")]
+    pub image_id: String,
+    /// `ready`; null or absent: false.
+    #[serde(default, deserialize_with = "null_as_default")]
+    #[schemars(with = "Option<bool>")]
+    pub ready: bool,
     /// `state`; null or absent: no state (not terminated).
     #[serde(default, deserialize_with = "null_as_default")]
     #[schemars(with = "Option<ContainerState>")]

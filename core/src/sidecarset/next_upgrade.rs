@@ -203,151 +203,18 @@ pub struct ScatterTerm {
     pub value: String,
 }
 
-/// A pod, reduced to the members read here (a whole Pod may be passed).
-#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct UpgradePod {
-    /// `metadata`.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<UpgradePodMeta>")]
-    pub metadata: UpgradePodMeta,
-    /// `spec`.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<UpgradePodSpec>")]
-    pub spec: UpgradePodSpec,
-    /// `status`.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<UpgradePodStatus>")]
-    pub status: UpgradePodStatus,
-}
-
-/// Pod `metadata`.
-#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct UpgradePodMeta {
-    /// `name` (reported).
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<String>")]
-    pub name: String,
-    /// `labels`: read by `updateStrategy.selector`, the priority and the scatter terms.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<BTreeMap<String, String>>")]
-    pub labels: BTreeMap<String, String>,
-    /// `annotations`: `kruise.io/sidecarset-hash`, `kruise.io/sidecarset-hash-without-image`
-    /// (the upgrade records; unreadable: no record) and
-    /// `kruise.io/sidecarset-inplace-update-state`.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<BTreeMap<String, String>>")]
-    pub annotations: BTreeMap<String, String>,
-    /// `creationTimestamp` (RFC 3339; `ActivePods` order).
-    #[serde(default)]
-    pub creation_timestamp: Option<String>,
-    /// `deletionTimestamp` (RFC 3339): a terminating pod is not ready.
-    #[serde(default)]
-    pub deletion_timestamp: Option<String>,
-}
-
-/// Pod `spec`.
-#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct UpgradePodSpec {
-    /// `nodeName`.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<String>")]
-    pub node_name: String,
-    /// `containers` (name and image).
-    #[serde(default, deserialize_with = "null_items")]
-    #[schemars(with = "Option<Vec<Option<UpgradeContainer>>>")]
-    pub containers: Vec<UpgradeContainer>,
-    /// `initContainers` (name and restart policy: `Always` makes a native sidecar, whose restarts
-    /// count in the `ActivePods` order).
-    #[serde(default, deserialize_with = "null_items")]
-    #[schemars(with = "Option<Vec<Option<UpgradeContainer>>>")]
-    pub init_containers: Vec<UpgradeContainer>,
-}
-
-/// A container.
-#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct UpgradeContainer {
-    /// `name`.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<String>")]
-    pub name: String,
-    /// `image`.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<String>")]
-    pub image: String,
-    /// `restartPolicy` (init containers).
-    #[serde(default)]
-    pub restart_policy: Option<String>,
-}
-
-/// Pod `status`.
-#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct UpgradePodStatus {
-    /// `phase`: only a `Running` pod is ready.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<String>")]
-    pub phase: String,
-    /// `conditions`: the first `Ready` one decides readiness (`True`) and its
-    /// `lastTransitionTime` the ready time.
-    #[serde(default, deserialize_with = "null_items")]
-    #[schemars(with = "Option<Vec<Option<UpgradePodCondition>>>")]
-    pub conditions: Vec<UpgradePodCondition>,
-    /// `containerStatuses`.
-    #[serde(default, deserialize_with = "null_items")]
-    #[schemars(with = "Option<Vec<Option<UpgradeContainerStatus>>>")]
-    pub container_statuses: Vec<UpgradeContainerStatus>,
-    /// `initContainerStatuses` (restart counts).
-    #[serde(default, deserialize_with = "null_items")]
-    #[schemars(with = "Option<Vec<Option<UpgradeContainerStatus>>>")]
-    pub init_container_statuses: Vec<UpgradeContainerStatus>,
-}
-
-/// One `status.conditions[]` entry.
-#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct UpgradePodCondition {
-    /// `type`.
-    #[serde(default, rename = "type", deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<String>")]
-    pub type_: String,
-    /// `status`.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<String>")]
-    pub status: String,
-    /// `lastTransitionTime` (RFC 3339).
-    #[serde(default)]
-    pub last_transition_time: Option<String>,
-}
-
-/// One container status.
-#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct UpgradeContainerStatus {
-    /// `name`.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<String>")]
-    pub name: String,
-    /// `image`.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<String>")]
-    pub image: String,
-    /// `imageID` (the text after `://`, if any, is compared with a digest image).
-    #[serde(default, rename = "imageID", deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<String>")]
-    pub image_id: String,
-    /// `ready`.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<bool>")]
-    pub ready: bool,
-    /// `restartCount` (int32).
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<i32>")]
-    pub restart_count: i32,
-}
+/// The pod view: the shared [`crate::k8s::pod::Pod`] (a whole Pod may be passed). Read here:
+/// `metadata.name`, `labels` (`updateStrategy.selector`, priority and scatter terms),
+/// `annotations` (`kruise.io/sidecarset-hash`, `kruise.io/sidecarset-hash-without-image`: the
+/// upgrade records, unreadable = no record; `kruise.io/sidecarset-inplace-update-state`),
+/// `creationTimestamp` (`ActivePods` order), `deletionTimestamp` (a terminating pod is not ready);
+/// `spec.nodeName`, `containers` (name, image), `initContainers` (a `restartPolicy: Always` one is a
+/// native sidecar whose restarts count in the `ActivePods` order); `status.phase` (only a
+/// `Running` pod is ready), `conditions` (the first `Ready` one decides readiness and its
+/// `lastTransitionTime` the ready time), `containerStatuses` (name, image, `imageID`: the text
+/// after `://` is compared with a digest image; ready; restart count) and
+/// `initContainerStatuses` (restart counts).
+pub type UpgradePod = crate::k8s::pod::Pod;
 
 /// What the controller does with the SidecarSet in this round.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
@@ -621,50 +488,12 @@ fn is_consistent(
     Ok(true)
 }
 
+/// The pod's `ActivePods` key (the one of [`crate::rollout::active_pods`]), its time errors named
+/// under `pods[i]`.
 fn sort_key(pod: &UpgradePod, i: usize) -> Result<SortKey> {
-    let st = &pod.status;
-    let ready = st
-        .conditions
-        .iter()
-        .find(|c| c.type_ == "Ready")
-        .is_some_and(|c| c.status == "True");
-    let mut ready_time = None;
-    for (n, c) in st.conditions.iter().enumerate() {
-        let t = time_of(
-            c.last_transition_time.as_deref(),
-            &format!("pods[{i}].status.conditions[{n}].lastTransitionTime"),
-        )?;
-        if ready && ready_time.is_none() && c.type_ == "Ready" && c.status == "True" {
-            ready_time = Some(t);
-        }
-    }
-    let sidecars: Vec<&str> = pod
-        .spec
-        .init_containers
-        .iter()
-        .filter(|c| c.restart_policy.as_deref() == Some("Always"))
-        .map(|c| c.name.as_str())
-        .collect();
-    let max = |it: &mut dyn Iterator<Item = i32>| it.fold(0i64, |m, r| m.max(i64::from(r)));
-    Ok(SortKey {
-        assigned: !pod.spec.node_name.is_empty(),
-        phase: match st.phase.as_str() {
-            "Unknown" => 1,
-            "Running" => 2,
-            _ => 0,
-        },
-        ready,
-        ready_time: ready_time.flatten(),
-        restarts: max(&mut st.container_statuses.iter().map(|c| c.restart_count)),
-        sidecar_restarts: max(&mut st
-            .init_container_statuses
-            .iter()
-            .filter(|c| sidecars.contains(&c.name.as_str()))
-            .map(|c| c.restart_count)),
-        created: time_of(
-            pod.metadata.creation_timestamp.as_deref(),
-            &format!("pods[{i}].metadata.creationTimestamp"),
-        )?,
+    pod.key().map_err(|mut e| {
+        e.field = Some(format!("pods[{i}].{}", e.field.as_deref().unwrap_or("")));
+        e
     })
 }
 

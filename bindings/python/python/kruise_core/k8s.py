@@ -77,8 +77,17 @@ class ContainerState(TypedDict):
 class ContainerStatus(TypedDict):
     """One `status.containerStatuses[]` / `status.initContainerStatuses[]` entry, the members read."""
 
+    image: NotRequired[Optional[str]]
+    """`image`: the image the container runs; null or absent: `""`."""
+
+    imageID: NotRequired[Optional[str]]
+    """`imageID`: the image's resolved ID (`docker-pullable://…@sha256:…`); null or absent: `""`."""
+
     name: NotRequired[Optional[str]]
     """`name`: the container it describes; null or absent: `""`."""
+
+    ready: NotRequired[Optional[bool]]
+    """`ready`; null or absent: false."""
 
     restartCount: NotRequired[Optional[int]]
     """`restartCount` (int32); null or absent: 0."""

@@ -148,119 +148,6 @@ class MatchOutput(TypedDict):
     """The rule that decided."""
 
 
-class UpgradePodMeta(TypedDict):
-    """Pod `metadata`."""
-
-    annotations: NotRequired[Optional[Dict[str, str]]]
-    """`annotations`: `kruise.io/sidecarset-hash`, `kruise.io/sidecarset-hash-without-image`
-    (the upgrade records; unreadable: no record) and
-    `kruise.io/sidecarset-inplace-update-state`.
-    """
-
-    creationTimestamp: NotRequired[Optional[str]]
-    """`creationTimestamp` (RFC 3339; `ActivePods` order)."""
-
-    deletionTimestamp: NotRequired[Optional[str]]
-    """`deletionTimestamp` (RFC 3339): a terminating pod is not ready."""
-
-    labels: NotRequired[Optional[Dict[str, str]]]
-    """`labels`: read by `updateStrategy.selector`, the priority and the scatter terms."""
-
-    name: NotRequired[Optional[str]]
-    """`name` (reported)."""
-
-
-class UpgradeContainer(TypedDict):
-    """A container."""
-
-    image: NotRequired[Optional[str]]
-    """`image`."""
-
-    name: NotRequired[Optional[str]]
-    """`name`."""
-
-    restartPolicy: NotRequired[Optional[str]]
-    """`restartPolicy` (init containers)."""
-
-
-class UpgradePodSpec(TypedDict):
-    """Pod `spec`."""
-
-    containers: NotRequired[Optional[List[Optional[UpgradeContainer]]]]
-    """`containers` (name and image)."""
-
-    initContainers: NotRequired[Optional[List[Optional[UpgradeContainer]]]]
-    """`initContainers` (name and restart policy: `Always` makes a native sidecar, whose restarts
-    count in the `ActivePods` order).
-    """
-
-    nodeName: NotRequired[Optional[str]]
-    """`nodeName`."""
-
-
-class UpgradePodCondition(TypedDict):
-    """One `status.conditions[]` entry."""
-
-    lastTransitionTime: NotRequired[Optional[str]]
-    """`lastTransitionTime` (RFC 3339)."""
-
-    status: NotRequired[Optional[str]]
-    """`status`."""
-
-    type: NotRequired[Optional[str]]
-    """`type`."""
-
-
-class UpgradeContainerStatus(TypedDict):
-    """One container status."""
-
-    image: NotRequired[Optional[str]]
-    """`image`."""
-
-    imageID: NotRequired[Optional[str]]
-    """`imageID` (the text after `://`, if any, is compared with a digest image)."""
-
-    name: NotRequired[Optional[str]]
-    """`name`."""
-
-    ready: NotRequired[Optional[bool]]
-    """`ready`."""
-
-    restartCount: NotRequired[Optional[int]]
-    """`restartCount` (int32)."""
-
-
-class UpgradePodStatus(TypedDict):
-    """Pod `status`."""
-
-    conditions: NotRequired[Optional[List[Optional[UpgradePodCondition]]]]
-    """`conditions`: the first `Ready` one decides readiness (`True`) and its
-    `lastTransitionTime` the ready time.
-    """
-
-    containerStatuses: NotRequired[Optional[List[Optional[UpgradeContainerStatus]]]]
-    """`containerStatuses`."""
-
-    initContainerStatuses: NotRequired[Optional[List[Optional[UpgradeContainerStatus]]]]
-    """`initContainerStatuses` (restart counts)."""
-
-    phase: NotRequired[Optional[str]]
-    """`phase`: only a `Running` pod is ready."""
-
-
-class UpgradePod(TypedDict):
-    """A pod, reduced to the members read here (a whole Pod may be passed)."""
-
-    metadata: NotRequired[Optional[UpgradePodMeta]]
-    """`metadata`."""
-
-    spec: NotRequired[Optional[UpgradePodSpec]]
-    """`spec`."""
-
-    status: NotRequired[Optional[UpgradePodStatus]]
-    """`status`."""
-
-
 class UpgradeSidecarSetMeta(TypedDict):
     """SidecarSet `metadata`."""
 
@@ -386,7 +273,7 @@ class UpgradeSidecarSet(TypedDict):
 class NextUpgradeInput(TypedDict):
     """`sidecarset.next_upgrade` input."""
 
-    pods: NotRequired[Optional[List[Optional[UpgradePod]]]]
+    pods: NotRequired[Optional[List[Optional[Pod]]]]
     """The pods the controller works on, in the order it lists them (the order ties keep).
     Null or absent: none. At most 10,000.
     """
@@ -550,13 +437,6 @@ __all__ = [
     "SidecarSetUpdateStrategy",
     "UpdatePriorityStrategy",
     "UpgradeAction",
-    "UpgradeContainer",
-    "UpgradeContainerStatus",
-    "UpgradePod",
-    "UpgradePodCondition",
-    "UpgradePodMeta",
-    "UpgradePodSpec",
-    "UpgradePodStatus",
     "UpgradeSidecarContainer",
     "UpgradeSidecarSet",
     "UpgradeSidecarSetMeta",
