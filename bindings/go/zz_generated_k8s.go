@@ -148,6 +148,14 @@ type K8sObjectMeta struct {
 	Uid *string `json:"uid,omitempty"`
 }
 
+// K8sOrderPriorityTerm is `OrderPriorityTerm` of the rollout, sidecarset families' schemas, written once.
+//
+// One `orderPriority[]` term.
+type K8sOrderPriorityTerm struct {
+	// `orderedKey`: the label whose value's integer suffix orders the pods (larger first).
+	OrderedKey *string `json:"orderedKey,omitempty"`
+}
+
 // K8sOwnerReference is `OwnerReference` of the cron, distribution, jobsidecar, pub, rollout, sidecarset families' schemas, written once.
 //
 // One `metadata.ownerReferences` entry; `blockOwnerDeletion` is ignored.
@@ -232,6 +240,29 @@ type K8sRequirement struct {
 	Values *[]string `json:"values,omitempty"`
 }
 
+// K8sScatterTerm is `ScatterTerm` of the rollout, sidecarset families' schemas, written once.
+//
+// One `scatterStrategy[]` term (`UpdateScatterTerm`).
+type K8sScatterTerm struct {
+	// `key`: a label key.
+	Key *string `json:"key,omitempty"`
+
+	// `value`: a label value (the SidecarSet also takes `*`: every value its matched pods carry).
+	Value *string `json:"value,omitempty"`
+}
+
+// K8sUpdatePriorityStrategy is `UpdatePriorityStrategy` of the rollout, sidecarset families' schemas, written once.
+//
+// `priorityStrategy` (`apps.kruise.io` `UpdatePriorityStrategy`).
+type K8sUpdatePriorityStrategy struct {
+	// `orderPriority`: read only when `weightPriority` is empty; null entries read as empty
+	// terms.
+	OrderPriority *[]*K8sOrderPriorityTerm `json:"orderPriority,omitempty"`
+
+	// `weightPriority`: used when non-empty; null entries read as empty terms.
+	WeightPriority *[]*K8sWeightPriorityTerm `json:"weightPriority,omitempty"`
+}
+
 // K8sWebhookNamespace is `WebhookNamespace` of the api, pub families' schemas, written once.
 //
 // The optional `webhookNamespace` input member of the pod-webhook decisions (`pub.admit`,
@@ -249,4 +280,15 @@ type K8sWebhookNamespace struct {
 	// The webhook configuration's `namespaceSelector`; null or absent: the Helm chart's
 	// (`control-plane NotIn [openkruise]`, `kubernetes.io/metadata.name NotIn [kube-system]`).
 	Selector *K8sLabelSelector `json:"selector,omitempty"`
+}
+
+// K8sWeightPriorityTerm is `WeightPriorityTerm` of the rollout, sidecarset families' schemas, written once.
+//
+// One `weightPriority[]` term.
+type K8sWeightPriorityTerm struct {
+	// `matchSelector`: an empty selector selects every pod; one with an unknown operator none.
+	MatchSelector *K8sLabelSelector `json:"matchSelector,omitempty"`
+
+	// `weight` (int32) added for every pod `matchSelector` selects.
+	Weight *int32 `json:"weight,omitempty"`
 }

@@ -214,10 +214,10 @@ type RolloutClonesetPodsUpdateStrategy struct {
 	Paused *bool `json:"paused,omitempty"`
 
 	// `priorityStrategy`.
-	PriorityStrategy *RolloutPriorityStrategy `json:"priorityStrategy,omitempty"`
+	PriorityStrategy *K8sUpdatePriorityStrategy `json:"priorityStrategy,omitempty"`
 
 	// `scatterStrategy`.
-	ScatterStrategy *[]RolloutScatterTerm `json:"scatterStrategy,omitempty"`
+	ScatterStrategy *[]K8sScatterTerm `json:"scatterStrategy,omitempty"`
 
 	// `type`: `ReCreate`, `InPlaceIfPossible`, `InPlaceOnly` or `OnDelete`; absent or `""`:
 	// `ReCreate`. Any other value is `invalid_input`.
@@ -1163,13 +1163,8 @@ const RolloutNodeStateOld RolloutNodeState = "old"
 // RolloutObjectMeta is K8sObjectMeta, the `ObjectMeta` the families share (zz_generated_k8s.go).
 type RolloutObjectMeta = K8sObjectMeta
 
-// RolloutOrderTerm is `OrderTerm` of the rollout family's schemas.
-//
-// One `orderPriority[]` term.
-type RolloutOrderTerm struct {
-	// `orderedKey`: a label whose value's trailing digits order the pods (higher first).
-	OrderedKey *string `json:"orderedKey,omitempty"`
-}
+// RolloutOrderPriorityTerm is K8sOrderPriorityTerm, the `OrderPriorityTerm` the families share (zz_generated_k8s.go).
+type RolloutOrderPriorityTerm = K8sOrderPriorityTerm
 
 // RolloutOwnerReference is K8sOwnerReference, the `OwnerReference` the families share (zz_generated_k8s.go).
 type RolloutOwnerReference = K8sOwnerReference
@@ -1330,18 +1325,6 @@ type RolloutClonesetPodsToUpdateOutput struct {
 	// The other active pods, candidates cut by the budget first (in update order), then the
 	// others in input order.
 	Waiting []RolloutWaitingPod `json:"waiting"`
-}
-
-// RolloutPriorityStrategy is `PriorityStrategy` of the rollout family's schemas.
-//
-// `updateStrategy.priorityStrategy`.
-type RolloutPriorityStrategy struct {
-	// `orderPriority`: the first term whose key the pod has gives its level (pods with none of
-	// the keys come first).
-	OrderPriority *[]RolloutOrderTerm `json:"orderPriority,omitempty"`
-
-	// `weightPriority`: used when non-empty (then `orderPriority` is ignored).
-	WeightPriority *[]RolloutWeightTerm `json:"weightPriority,omitempty"`
 }
 
 // RolloutProgressInput is `ProgressInput` of the rollout family's schemas.
@@ -1550,16 +1533,8 @@ type RolloutScaleStrategy struct {
 	PodsToDelete *[]string `json:"podsToDelete,omitempty"`
 }
 
-// RolloutScatterTerm is `ScatterTerm` of the rollout family's schemas.
-//
-// One `scatterStrategy[]` term.
-type RolloutScatterTerm struct {
-	// `key` (a label key).
-	Key *string `json:"key,omitempty"`
-
-	// `value` (a label value).
-	Value *string `json:"value,omitempty"`
-}
+// RolloutScatterTerm is K8sScatterTerm, the `ScatterTerm` the families share (zz_generated_k8s.go).
+type RolloutScatterTerm = K8sScatterTerm
 
 // RolloutStatefulSetRollingUpdate is `StatefulSetRollingUpdate` of the rollout family's schemas.
 //
@@ -1906,6 +1881,9 @@ type RolloutToleration struct {
 	Value *string `json:"value,omitempty"`
 }
 
+// RolloutUpdatePriorityStrategy is K8sUpdatePriorityStrategy, the `UpdatePriorityStrategy` the families share (zz_generated_k8s.go).
+type RolloutUpdatePriorityStrategy = K8sUpdatePriorityStrategy
+
 // RolloutValidateInputCloneSet is `ValidateInputCloneSet` of the rollout family's schemas.
 //
 // A CloneSet (`kind: "CloneSet"`, apps.kruise.io/v1alpha1).
@@ -1976,16 +1954,8 @@ type RolloutWaitingPod struct {
 	Reason RolloutWaitReason `json:"reason"`
 }
 
-// RolloutWeightTerm is `WeightTerm` of the rollout family's schemas.
-//
-// One `weightPriority[]` term.
-type RolloutWeightTerm struct {
-	// `matchSelector`; a term whose selector has an unknown operator is skipped.
-	MatchSelector *K8sLabelSelector `json:"matchSelector,omitempty"`
-
-	// `weight` (int32) added for each matching pod.
-	Weight *int32 `json:"weight,omitempty"`
-}
+// RolloutWeightPriorityTerm is K8sWeightPriorityTerm, the `WeightPriorityTerm` the families share (zz_generated_k8s.go).
+type RolloutWeightPriorityTerm = K8sWeightPriorityTerm
 
 // RolloutScaleIntOrPercentOutput is the output of "rollout.scale_int_or_percent".
 type RolloutScaleIntOrPercentOutput = int64

@@ -203,13 +203,8 @@ type SidecarsetNextUpgradeOutput struct {
 // SidecarsetObjectMeta is K8sObjectMeta, the `ObjectMeta` the families share (zz_generated_k8s.go).
 type SidecarsetObjectMeta = K8sObjectMeta
 
-// SidecarsetOrderPriorityTerm is `OrderPriorityTerm` of the sidecarset family's schemas.
-//
-// One `orderPriority[]` term.
-type SidecarsetOrderPriorityTerm struct {
-	// `orderedKey`: the label whose value's integer suffix orders the pods (larger first).
-	OrderedKey *string `json:"orderedKey,omitempty"`
-}
+// SidecarsetOrderPriorityTerm is K8sOrderPriorityTerm, the `OrderPriorityTerm` the families share (zz_generated_k8s.go).
+type SidecarsetOrderPriorityTerm = K8sOrderPriorityTerm
 
 // SidecarsetOwnerReference is K8sOwnerReference, the `OwnerReference` the families share (zz_generated_k8s.go).
 type SidecarsetOwnerReference = K8sOwnerReference
@@ -275,16 +270,8 @@ const SidecarsetPodUpgradeReasonPaused SidecarsetPodUpgradeReason = "paused"
 // SidecarsetRequirement is K8sRequirement, the `Requirement` the families share (zz_generated_k8s.go).
 type SidecarsetRequirement = K8sRequirement
 
-// SidecarsetScatterTerm is `ScatterTerm` of the sidecarset family's schemas.
-//
-// One `scatterStrategy[]` term.
-type SidecarsetScatterTerm struct {
-	// `key`.
-	Key *string `json:"key,omitempty"`
-
-	// `value`, or `*`.
-	Value *string `json:"value,omitempty"`
-}
+// SidecarsetScatterTerm is K8sScatterTerm, the `ScatterTerm` the families share (zz_generated_k8s.go).
+type SidecarsetScatterTerm = K8sScatterTerm
 
 // SidecarsetSidecarContainerUpgradeStrategy is `SidecarContainerUpgradeStrategy` of the sidecarset family's schemas.
 //
@@ -343,11 +330,11 @@ type SidecarsetSidecarSetUpdateStrategy struct {
 	Paused *bool `json:"paused,omitempty"`
 
 	// `priorityStrategy`.
-	PriorityStrategy *SidecarsetUpdatePriorityStrategy `json:"priorityStrategy,omitempty"`
+	PriorityStrategy *K8sUpdatePriorityStrategy `json:"priorityStrategy,omitempty"`
 
 	// `scatterStrategy`: label terms whose pods are spread over the upgrade order; a `*` value
 	// stands for every value the matched pods carry for the key.
-	ScatterStrategy *[]SidecarsetScatterTerm `json:"scatterStrategy,omitempty"`
+	ScatterStrategy *[]K8sScatterTerm `json:"scatterStrategy,omitempty"`
 
 	// `selector`: only the pods it selects are upgraded; null: every pod. A selector with an
 	// unknown operator selects none.
@@ -357,16 +344,8 @@ type SidecarsetSidecarSetUpdateStrategy struct {
 	Type *string `json:"type,omitempty"`
 }
 
-// SidecarsetUpdatePriorityStrategy is `UpdatePriorityStrategy` of the sidecarset family's schemas.
-//
-// `priorityStrategy` (`apps.kruise.io` `UpdatePriorityStrategy`).
-type SidecarsetUpdatePriorityStrategy struct {
-	// `orderPriority`: read only when `weightPriority` is empty.
-	OrderPriority *[]*SidecarsetOrderPriorityTerm `json:"orderPriority,omitempty"`
-
-	// `weightPriority`.
-	WeightPriority *[]*SidecarsetWeightPriorityTerm `json:"weightPriority,omitempty"`
-}
+// SidecarsetUpdatePriorityStrategy is K8sUpdatePriorityStrategy, the `UpdatePriorityStrategy` the families share (zz_generated_k8s.go).
+type SidecarsetUpdatePriorityStrategy = K8sUpdatePriorityStrategy
 
 // SidecarsetUpgradeAction is `UpgradeAction` of the sidecarset family's schemas.
 //
@@ -448,16 +427,8 @@ type SidecarsetUpgradeStatus struct {
 	UpdatedReadyPods int64 `json:"updatedReadyPods"`
 }
 
-// SidecarsetWeightPriorityTerm is `WeightPriorityTerm` of the sidecarset family's schemas.
-//
-// One `weightPriority[]` term.
-type SidecarsetWeightPriorityTerm struct {
-	// `matchSelector`: an empty selector selects every pod.
-	MatchSelector *K8sLabelSelector `json:"matchSelector,omitempty"`
-
-	// `weight` (int32) added for every pod `matchSelector` selects.
-	Weight *int32 `json:"weight,omitempty"`
-}
+// SidecarsetWeightPriorityTerm is K8sWeightPriorityTerm, the `WeightPriorityTerm` the families share (zz_generated_k8s.go).
+type SidecarsetWeightPriorityTerm = K8sWeightPriorityTerm
 
 // SidecarsetMatch calls "sidecarset.match": whether a SidecarSet applies to a pod at injection (webhook namespace selector, active pod, namespace index, paused, namespaceSelector, selector), with the rule that decided.
 //

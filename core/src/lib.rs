@@ -29,6 +29,7 @@ pub mod resources;
 pub mod rollout;
 pub mod sidecarset;
 pub mod time;
+pub mod updatesort;
 
 pub use error::{Error, Result};
 pub use registry::{Decision, call, decide};

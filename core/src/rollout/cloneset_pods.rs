@@ -19,8 +19,8 @@ use super::status::{FOREIGN_POD, LIFECYCLE_LABEL, is_updated, revisions};
 use crate::error::{Error, Result};
 use crate::intstr::IntOrPercent;
 use crate::k8s::null_as_default as null_default;
-use crate::k8s::selector::LabelSelector;
 use crate::time::parse_time;
+use crate::updatesort::{Labeled, priority_sort, scatter_sort};
 use jiff::{SignedDuration, Timestamp};
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
@@ -111,58 +111,10 @@ pub struct Pod {
     pub status: active_pods::Status,
 }
 
-/// One `weightPriority[]` term.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
-#[serde(default, rename_all = "camelCase")]
-pub struct WeightTerm {
-    /// `weight` (int32) added for each matching pod.
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<i32>")]
-    pub weight: i32,
-    /// `matchSelector`; a term whose selector has an unknown operator is skipped.
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<LabelSelector>")]
-    pub match_selector: LabelSelector,
-}
-
-/// One `orderPriority[]` term.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
-#[serde(default, rename_all = "camelCase")]
-pub struct OrderTerm {
-    /// `orderedKey`: a label whose value's trailing digits order the pods (higher first).
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<String>")]
-    pub ordered_key: String,
-}
-
-/// `updateStrategy.priorityStrategy`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
-#[serde(default, rename_all = "camelCase")]
-pub struct PriorityStrategy {
-    /// `weightPriority`: used when non-empty (then `orderPriority` is ignored).
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<Vec<WeightTerm>>")]
-    pub weight_priority: Vec<WeightTerm>,
-    /// `orderPriority`: the first term whose key the pod has gives its level (pods with none of
-    /// the keys come first).
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<Vec<OrderTerm>>")]
-    pub order_priority: Vec<OrderTerm>,
-}
-
-/// One `scatterStrategy[]` term.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
-#[serde(default)]
-pub struct ScatterTerm {
-    /// `key` (a label key).
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<String>")]
-    pub key: String,
-    /// `value` (a label value).
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<String>")]
-    pub value: String,
-}
+pub use crate::updatesort::{
+    OrderPriorityTerm as OrderTerm, ScatterTerm, UpdatePriorityStrategy as PriorityStrategy,
+    WeightPriorityTerm as WeightTerm,
+};
 
 /// `spec.updateStrategy` (v1alpha1 layout).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
@@ -672,193 +624,10 @@ pub struct PodsToUpdateOutput {
     pub waiting: Vec<WaitingPod>,
 }
 
-/// `getIntFromStringSuffix`: the trailing decimal digits of `v` as an int64, 0 when none or out
-/// of range.
-fn int_suffix(v: &str) -> i64 {
-    let digits = v.bytes().rev().take_while(u8::is_ascii_digit).count();
-    v[v.len() - digits..].parse::<i64>().unwrap_or(0)
-}
-
-/// kruise's `ValidatedLabelSelectorAsSelector` and `Matches`: only an unknown operator is
-/// refused (`None`); values are not validated, `In` with no values matches nothing, `NotIn`
-/// with no values everything (with the key absent too).
-fn weight_selector_matches(sel: &LabelSelector, labels: &BTreeMap<String, String>) -> Option<bool> {
-    let exprs = sel.match_expressions.as_deref().unwrap_or_default();
-    if exprs.iter().any(|e| {
-        !matches!(
-            e.operator.as_str(),
-            "In" | "NotIn" | "Exists" | "DoesNotExist"
-        )
-    }) {
-        return None;
+impl Labeled for Prepared<'_> {
+    fn labels(&self) -> &BTreeMap<String, String> {
+        &self.pod.metadata.labels
     }
-    let ml = sel.match_labels.as_ref();
-    if ml.is_none_or(BTreeMap::is_empty) && exprs.is_empty() {
-        return Some(true);
-    }
-    let eq = ml
-        .into_iter()
-        .flatten()
-        .all(|(k, v)| labels.get(k) == Some(v));
-    Some(
-        eq && exprs.iter().all(|r| {
-            let values = r.values.as_deref().unwrap_or_default();
-            match (r.operator.as_str(), labels.get(&r.key)) {
-                ("In", Some(v)) => values.contains(v),
-                ("NotIn", Some(v)) => !values.contains(v),
-                ("NotIn", None) | ("Exists", Some(_)) | ("DoesNotExist", None) => true,
-                _ => false,
-            }
-        }),
-    )
-}
-
-fn priority_sort(ps: &PriorityStrategy, pods: &[Prepared<'_>], idx: &mut [usize]) {
-    if !ps.weight_priority.is_empty() {
-        let weight = |i: usize| -> i64 {
-            ps.weight_priority
-                .iter()
-                .filter(|t| {
-                    weight_selector_matches(&t.match_selector, &pods[i].pod.metadata.labels)
-                        == Some(true)
-                })
-                .map(|t| i64::from(t.weight))
-                .sum()
-        };
-        idx.sort_by_cached_key(|&i| std::cmp::Reverse(weight(i)));
-    } else if !ps.order_priority.is_empty() {
-        let level = |i: usize| -> (i64, std::cmp::Reverse<i64>) {
-            let labels = &pods[i].pod.metadata.labels;
-            for (n, t) in ps.order_priority.iter().enumerate() {
-                if let Some(v) = labels.get(&t.ordered_key) {
-                    return (n as i64, std::cmp::Reverse(int_suffix(v)));
-                }
-            }
-            (-1, std::cmp::Reverse(0))
-        };
-        idx.sort_by_cached_key(|&i| level(i));
-    }
-}
-
-struct ScatterGroup {
-    groups: usize,
-    matched_size: usize,
-    unmatched_size: usize,
-    unmatched_remainder: usize,
-}
-
-fn go_round(x: f64) -> usize {
-    // math.Round: half away from zero; x is positive here
-    x.round() as usize
-}
-
-fn scatter_group(matched: usize, unmatched: usize) -> ScatterGroup {
-    let groups = matched.min(unmatched);
-    ScatterGroup {
-        groups,
-        matched_size: go_round(matched as f64 / groups as f64),
-        unmatched_size: go_round(unmatched as f64 / groups as f64),
-        unmatched_remainder: 0,
-    }
-}
-
-/// `calculateGroupByDensity` (every count is at least 1 here).
-fn group_by_density(
-    total_matched: usize,
-    total_unmatched: usize,
-    upd_matched: usize,
-    upd_unmatched: usize,
-) -> ScatterGroup {
-    let total = scatter_group(total_matched, total_unmatched);
-    let upd = scatter_group(upd_matched, upd_unmatched);
-    if total_unmatched as f32 / total_matched as f32 >= upd_unmatched as f32 / upd_matched as f32 {
-        return upd;
-    }
-    let (ms, us) = (total.matched_size, total.unmatched_size);
-    let groups = (upd_matched / ms).min(upd_unmatched / us);
-    ScatterGroup {
-        groups,
-        matched_size: ms,
-        unmatched_size: us,
-        unmatched_remainder: upd_unmatched - groups * us,
-    }
-}
-
-fn migrate(src: &mut Vec<usize>, dst: &mut Vec<usize>, size: usize) {
-    if src.len() < size {
-        dst.append(src);
-    } else {
-        dst.extend(src.drain(..size));
-    }
-}
-
-fn label<'a>(p: &'a Pod, k: &str) -> &'a str {
-    p.metadata.labels.get(k).map_or("", String::as_str)
-}
-
-/// `scatterPodsByRule` for one term.
-fn scatter_by_rule(t: &ScatterTerm, pods: &[Prepared<'_>], idx: Vec<usize>) -> Vec<usize> {
-    let (mut matched, mut unmatched): (Vec<usize>, Vec<usize>) = idx
-        .iter()
-        .partition(|&&i| label(pods[i].pod, &t.key) == t.value);
-    if matched.len() <= 1 || unmatched.len() <= 1 {
-        return idx;
-    }
-    let total_matched = pods
-        .iter()
-        .filter(|p| label(p.pod, &t.key) == t.value)
-        .count();
-    let total_unmatched = pods.len() - total_matched;
-    let last = matched.pop().unwrap_or_default();
-    let g = group_by_density(
-        total_matched - 1,
-        total_unmatched,
-        matched.len(),
-        unmatched.len(),
-    );
-    let mut out = Vec::with_capacity(idx.len());
-    if g.unmatched_remainder > 0 && g.unmatched_remainder <= unmatched.len() {
-        out.extend(unmatched.drain(..g.unmatched_remainder));
-    }
-    for _ in 0..g.groups {
-        if !matched.is_empty() {
-            migrate(&mut matched, &mut out, g.matched_size);
-        }
-        if !unmatched.is_empty() {
-            migrate(&mut unmatched, &mut out, g.unmatched_size);
-        }
-    }
-    out.append(&mut matched);
-    out.append(&mut unmatched);
-    out.push(last);
-    out
-}
-
-fn scatter_sort(terms: &[ScatterTerm], pods: &[Prepared<'_>], mut idx: Vec<usize>) -> Vec<usize> {
-    if terms.is_empty() || idx.len() <= 1 {
-        return idx;
-    }
-    let list: Vec<ScatterTerm> = if terms.len() == 1 {
-        terms.to_vec()
-    } else {
-        let mut seen: Vec<(ScatterTerm, usize)> = Vec::new();
-        for t in terms {
-            for &i in &idx {
-                if pods[i].pod.metadata.labels.get(&t.key) == Some(&t.value) {
-                    match seen.iter_mut().find(|(s, _)| s == t) {
-                        Some((_, c)) => *c += 1,
-                        None => seen.push((t.clone(), 1)),
-                    }
-                }
-            }
-        }
-        seen.sort_by_key(|s| std::cmp::Reverse(s.1));
-        seen.into_iter().map(|(t, _)| t).collect()
-    };
-    for t in &list {
-        idx = scatter_by_rule(t, pods, idx);
-    }
-    idx
 }
 
 /// `rollout.cloneset_pods_to_update` on typed input. Errors: `invalid_input` (an unknown
@@ -1371,14 +1140,6 @@ mod tests {
             "cloneSet": {"spec": spec, "status": {"updateRevision": "r-new", "currentRevision": "r-old"}},
             "pods": pods, "now": "2026-01-01T01:00:00Z"}))
         .unwrap()
-    }
-
-    #[test]
-    fn suffix_digits_and_overflow() {
-        assert_eq!(int_suffix("pod-12"), 12);
-        assert_eq!(int_suffix("abc"), 0);
-        assert_eq!(int_suffix("x99999999999999999999"), 0);
-        assert_eq!(int_suffix(""), 0);
     }
 
     #[test]

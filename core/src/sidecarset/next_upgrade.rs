@@ -151,57 +151,9 @@ pub struct SidecarSetUpdateStrategy {
     pub scatter_strategy: Option<Vec<ScatterTerm>>,
 }
 
-/// `priorityStrategy` (`apps.kruise.io` `UpdatePriorityStrategy`).
-#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct UpdatePriorityStrategy {
-    /// `orderPriority`: read only when `weightPriority` is empty.
-    #[serde(default, deserialize_with = "null_items")]
-    #[schemars(with = "Option<Vec<Option<OrderPriorityTerm>>>")]
-    pub order_priority: Vec<OrderPriorityTerm>,
-    /// `weightPriority`.
-    #[serde(default, deserialize_with = "null_items")]
-    #[schemars(with = "Option<Vec<Option<WeightPriorityTerm>>>")]
-    pub weight_priority: Vec<WeightPriorityTerm>,
-}
-
-/// One `orderPriority[]` term.
-#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct OrderPriorityTerm {
-    /// `orderedKey`: the label whose value's integer suffix orders the pods (larger first).
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<String>")]
-    pub ordered_key: String,
-}
-
-/// One `weightPriority[]` term.
-#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct WeightPriorityTerm {
-    /// `weight` (int32) added for every pod `matchSelector` selects.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<i32>")]
-    pub weight: i32,
-    /// `matchSelector`: an empty selector selects every pod.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<LabelSelector>")]
-    pub match_selector: LabelSelector,
-}
-
-/// One `scatterStrategy[]` term.
-#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct ScatterTerm {
-    /// `key`.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<String>")]
-    pub key: String,
-    /// `value`, or `*`.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<String>")]
-    pub value: String,
-}
+pub use crate::updatesort::{
+    OrderPriorityTerm, ScatterTerm, UpdatePriorityStrategy, WeightPriorityTerm,
+};
 
 /// The pod view: the shared [`crate::k8s::pod::Pod`] (a whole Pod may be passed). Read here:
 /// `metadata.name`, `labels` (`updateStrategy.selector`, priority and scatter terms),

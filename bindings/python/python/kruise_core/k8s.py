@@ -190,6 +190,13 @@ class Namespace(TypedDict):
     """`metadata`; absent or null: the zero metadata."""
 
 
+class OrderPriorityTerm(TypedDict):
+    """One `orderPriority[]` term."""
+
+    orderedKey: NotRequired[Optional[str]]
+    """`orderedKey`: the label whose value's integer suffix orders the pods (larger first)."""
+
+
 class PodSpec(TypedDict):
     """Pod `spec` members read."""
 
@@ -237,6 +244,38 @@ class Pod(TypedDict):
     """`status`; absent or null: the zero status (phase `""`)."""
 
 
+class ScatterTerm(TypedDict):
+    """One `scatterStrategy[]` term (`UpdateScatterTerm`)."""
+
+    key: NotRequired[Optional[str]]
+    """`key`: a label key."""
+
+    value: NotRequired[Optional[str]]
+    """`value`: a label value (the SidecarSet also takes `*`: every value its matched pods carry)."""
+
+
+class WeightPriorityTerm(TypedDict):
+    """One `weightPriority[]` term."""
+
+    matchSelector: NotRequired[Optional[LabelSelector]]
+    """`matchSelector`: an empty selector selects every pod; one with an unknown operator none."""
+
+    weight: NotRequired[Optional[int]]
+    """`weight` (int32) added for every pod `matchSelector` selects."""
+
+
+class UpdatePriorityStrategy(TypedDict):
+    """`priorityStrategy` (`apps.kruise.io` `UpdatePriorityStrategy`)."""
+
+    orderPriority: NotRequired[Optional[List[Optional[OrderPriorityTerm]]]]
+    """`orderPriority`: read only when `weightPriority` is empty; null entries read as empty
+    terms.
+    """
+
+    weightPriority: NotRequired[Optional[List[Optional[WeightPriorityTerm]]]]
+    """`weightPriority`: used when non-empty; null entries read as empty terms."""
+
+
 class WebhookNamespace(TypedDict):
     """The optional `webhookNamespace` input member of the pod-webhook decisions (`pub.admit`,
     `pub.admit_review`, `api.launch_priority`, `api.workloadspread_subset`): the request's
@@ -269,10 +308,14 @@ __all__ = [
     "LabelSelector",
     "Namespace",
     "ObjectMeta",
+    "OrderPriorityTerm",
     "OwnerReference",
     "Pod",
     "PodSpec",
     "PodStatus",
     "Requirement",
+    "ScatterTerm",
+    "UpdatePriorityStrategy",
     "WebhookNamespace",
+    "WeightPriorityTerm",
 ]

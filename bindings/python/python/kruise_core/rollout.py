@@ -8,7 +8,7 @@ from typing import Any, Dict, List, Literal, Optional, Tuple, Union, cast
 from typing_extensions import NotRequired, TypeAlias, TypedDict
 
 from ._kruise_core import call
-from .k8s import Condition as Condition, Container as Container, ContainerState as ContainerState, ContainerStateTerminated as ContainerStateTerminated, ContainerStatus as ContainerStatus, EnvVar as EnvVar, IntOrPercent as IntOrPercent, LabelSelector as LabelSelector, ObjectMeta as ObjectMeta, OwnerReference as OwnerReference, Pod as Pod, PodSpec as PodSpec, PodStatus as PodStatus, Requirement as Requirement  # shared shapes, re-exported
+from .k8s import Condition as Condition, Container as Container, ContainerState as ContainerState, ContainerStateTerminated as ContainerStateTerminated, ContainerStatus as ContainerStatus, EnvVar as EnvVar, IntOrPercent as IntOrPercent, LabelSelector as LabelSelector, ObjectMeta as ObjectMeta, OrderPriorityTerm as OrderPriorityTerm, OwnerReference as OwnerReference, Pod as Pod, PodSpec as PodSpec, PodStatus as PodStatus, Requirement as Requirement, ScatterTerm as ScatterTerm, UpdatePriorityStrategy as UpdatePriorityStrategy, WeightPriorityTerm as WeightPriorityTerm  # shared shapes, re-exported
 from ._rollout_extras import scale as scale  # hand-written
 
 
@@ -144,45 +144,6 @@ class ScaleStrategy(TypedDict):
     """`podsToDelete`: names of pods to delete."""
 
 
-class OrderTerm(TypedDict):
-    """One `orderPriority[]` term."""
-
-    orderedKey: NotRequired[Optional[str]]
-    """`orderedKey`: a label whose value's trailing digits order the pods (higher first)."""
-
-
-class WeightTerm(TypedDict):
-    """One `weightPriority[]` term."""
-
-    matchSelector: NotRequired[Optional[LabelSelector]]
-    """`matchSelector`; a term whose selector has an unknown operator is skipped."""
-
-    weight: NotRequired[Optional[int]]
-    """`weight` (int32) added for each matching pod."""
-
-
-class PriorityStrategy(TypedDict):
-    """`updateStrategy.priorityStrategy`."""
-
-    orderPriority: NotRequired[Optional[List[OrderTerm]]]
-    """`orderPriority`: the first term whose key the pod has gives its level (pods with none of
-    the keys come first).
-    """
-
-    weightPriority: NotRequired[Optional[List[WeightTerm]]]
-    """`weightPriority`: used when non-empty (then `orderPriority` is ignored)."""
-
-
-class ScatterTerm(TypedDict):
-    """One `scatterStrategy[]` term."""
-
-    key: NotRequired[Optional[str]]
-    """`key` (a label key)."""
-
-    value: NotRequired[Optional[str]]
-    """`value` (a label value)."""
-
-
 class ClonesetPodsUpdateStrategy(TypedDict):
     """`spec.updateStrategy` (v1alpha1 layout)."""
 
@@ -198,7 +159,7 @@ class ClonesetPodsUpdateStrategy(TypedDict):
     paused: NotRequired[Optional[bool]]
     """`paused`: no pod is updated."""
 
-    priorityStrategy: NotRequired[Optional[PriorityStrategy]]
+    priorityStrategy: NotRequired[Optional[UpdatePriorityStrategy]]
     """`priorityStrategy`."""
 
     scatterStrategy: NotRequired[Optional[List[ScatterTerm]]]
@@ -2112,7 +2073,7 @@ __all__ = [
     "NodeSelectorTerm",
     "NodeState",
     "ObjectMeta",
-    "OrderTerm",
+    "OrderPriorityTerm",
     "OwnerReference",
     "PartitionInput",
     "PartitionInputCloneSet",
@@ -2126,7 +2087,6 @@ __all__ = [
     "PodView",
     "PodsToDeleteOutput",
     "PodsToUpdateOutput",
-    "PriorityStrategy",
     "ProgressInput",
     "ProgressInputSpec",
     "ProgressInputStrategy",
@@ -2160,6 +2120,7 @@ __all__ = [
     "StsStatusUpdateStrategy",
     "Taint",
     "Toleration",
+    "UpdatePriorityStrategy",
     "ValidateInput",
     "ValidateInputCloneSet",
     "ValidateInputDaemonSet",
@@ -2167,7 +2128,7 @@ __all__ = [
     "ValidateOutput",
     "WaitReason",
     "WaitingPod",
-    "WeightTerm",
+    "WeightPriorityTerm",
     "active_pods_order",
     "cloneset_pods_to_delete",
     "cloneset_pods_to_update",

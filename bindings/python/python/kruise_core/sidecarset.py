@@ -8,7 +8,7 @@ from typing import Any, Dict, List, Literal, Optional, Tuple, Union, cast
 from typing_extensions import NotRequired, TypeAlias, TypedDict
 
 from ._kruise_core import call
-from .k8s import Condition as Condition, Container as Container, ContainerState as ContainerState, ContainerStateTerminated as ContainerStateTerminated, ContainerStatus as ContainerStatus, EnvVar as EnvVar, IntOrPercent as IntOrPercent, LabelSelector as LabelSelector, Namespace as Namespace, ObjectMeta as ObjectMeta, OwnerReference as OwnerReference, Pod as Pod, PodSpec as PodSpec, PodStatus as PodStatus, Requirement as Requirement  # shared shapes, re-exported
+from .k8s import Condition as Condition, Container as Container, ContainerState as ContainerState, ContainerStateTerminated as ContainerStateTerminated, ContainerStatus as ContainerStatus, EnvVar as EnvVar, IntOrPercent as IntOrPercent, LabelSelector as LabelSelector, Namespace as Namespace, ObjectMeta as ObjectMeta, OrderPriorityTerm as OrderPriorityTerm, OwnerReference as OwnerReference, Pod as Pod, PodSpec as PodSpec, PodStatus as PodStatus, Requirement as Requirement, ScatterTerm as ScatterTerm, UpdatePriorityStrategy as UpdatePriorityStrategy, WeightPriorityTerm as WeightPriorityTerm  # shared shapes, re-exported
 
 
 class InjectInput(TypedDict):
@@ -176,43 +176,6 @@ class UpgradeSidecarContainer(TypedDict):
 
     upgradeStrategy: NotRequired[Optional[SidecarContainerUpgradeStrategy]]
     """`upgradeStrategy`."""
-
-
-class OrderPriorityTerm(TypedDict):
-    """One `orderPriority[]` term."""
-
-    orderedKey: NotRequired[Optional[str]]
-    """`orderedKey`: the label whose value's integer suffix orders the pods (larger first)."""
-
-
-class WeightPriorityTerm(TypedDict):
-    """One `weightPriority[]` term."""
-
-    matchSelector: NotRequired[Optional[LabelSelector]]
-    """`matchSelector`: an empty selector selects every pod."""
-
-    weight: NotRequired[Optional[int]]
-    """`weight` (int32) added for every pod `matchSelector` selects."""
-
-
-class UpdatePriorityStrategy(TypedDict):
-    """`priorityStrategy` (`apps.kruise.io` `UpdatePriorityStrategy`)."""
-
-    orderPriority: NotRequired[Optional[List[Optional[OrderPriorityTerm]]]]
-    """`orderPriority`: read only when `weightPriority` is empty."""
-
-    weightPriority: NotRequired[Optional[List[Optional[WeightPriorityTerm]]]]
-    """`weightPriority`."""
-
-
-class ScatterTerm(TypedDict):
-    """One `scatterStrategy[]` term."""
-
-    key: NotRequired[Optional[str]]
-    """`key`."""
-
-    value: NotRequired[Optional[str]]
-    """`value`, or `*`."""
 
 
 class SidecarSetUpdateStrategy(TypedDict):
