@@ -380,23 +380,10 @@ type SidecarsetUpgradeSidecarContainer struct {
 // The SidecarSet members the controller reads here.
 type SidecarsetUpgradeSidecarSet struct {
 	// `metadata`.
-	Metadata *SidecarsetUpgradeSidecarSetMeta `json:"metadata,omitempty"`
+	Metadata *K8sObjectMeta `json:"metadata,omitempty"`
 
 	// `spec`.
 	Spec *SidecarsetUpgradeSidecarSetSpec `json:"spec,omitempty"`
-}
-
-// SidecarsetUpgradeSidecarSetMeta is `UpgradeSidecarSetMeta` of the sidecarset family's schemas.
-//
-// SidecarSet `metadata`.
-type SidecarsetUpgradeSidecarSetMeta struct {
-	// `annotations`: `kruise.io/sidecarset-hash` (the latest revision; a pod whose record
-	// carries it is updated) and `kruise.io/sidecarset-hash-without-image` (a pod whose record
-	// differs can not be upgraded in place). Absent reads as `""`.
-	Annotations *map[string]string `json:"annotations,omitempty"`
-
-	// `name`: the key of the pod's upgrade records.
-	Name *string `json:"name,omitempty"`
 }
 
 // SidecarsetUpgradeSidecarSetSpec is `UpgradeSidecarSetSpec` of the sidecarset family's schemas.

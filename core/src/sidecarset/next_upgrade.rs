@@ -62,21 +62,11 @@ pub struct UpgradeSidecarSet {
     pub spec: UpgradeSidecarSetSpec,
 }
 
-/// SidecarSet `metadata`.
-#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct UpgradeSidecarSetMeta {
-    /// `name`: the key of the pod's upgrade records.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<String>")]
-    pub name: String,
-    /// `annotations`: `kruise.io/sidecarset-hash` (the latest revision; a pod whose record
-    /// carries it is updated) and `kruise.io/sidecarset-hash-without-image` (a pod whose record
-    /// differs can not be upgraded in place). Absent reads as `""`.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<BTreeMap<String, String>>")]
-    pub annotations: BTreeMap<String, String>,
-}
+/// SidecarSet `metadata`: the shared [`crate::k8s::meta::ObjectMeta`]. Read: `name` (the key of
+/// the pod's upgrade records) and `annotations` (`kruise.io/sidecarset-hash`: the latest
+/// revision, a pod whose record carries it is updated; `kruise.io/sidecarset-hash-without-image`:
+/// a pod whose record differs can not be upgraded in place; absent reads as `""`).
+pub type UpgradeSidecarSetMeta = crate::k8s::meta::ObjectMeta;
 
 /// SidecarSet `spec` members read here.
 #[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]

@@ -148,19 +148,6 @@ class MatchOutput(TypedDict):
     """The rule that decided."""
 
 
-class UpgradeSidecarSetMeta(TypedDict):
-    """SidecarSet `metadata`."""
-
-    annotations: NotRequired[Optional[Dict[str, str]]]
-    """`annotations`: `kruise.io/sidecarset-hash` (the latest revision; a pod whose record
-    carries it is updated) and `kruise.io/sidecarset-hash-without-image` (a pod whose record
-    differs can not be upgraded in place). Absent reads as `""`.
-    """
-
-    name: NotRequired[Optional[str]]
-    """`name`: the key of the pod's upgrade records."""
-
-
 class SidecarContainerUpgradeStrategy(TypedDict):
     """`spec.containers[].upgradeStrategy`."""
 
@@ -226,7 +213,7 @@ class UpgradeSidecarSetSpec(TypedDict):
 class UpgradeSidecarSet(TypedDict):
     """The SidecarSet members the controller reads here."""
 
-    metadata: NotRequired[Optional[UpgradeSidecarSetMeta]]
+    metadata: NotRequired[Optional[ObjectMeta]]
     """`metadata`."""
 
     spec: NotRequired[Optional[UpgradeSidecarSetSpec]]
@@ -402,7 +389,6 @@ __all__ = [
     "UpgradeAction",
     "UpgradeSidecarContainer",
     "UpgradeSidecarSet",
-    "UpgradeSidecarSetMeta",
     "UpgradeSidecarSetSpec",
     "UpgradeStatus",
     "WeightPriorityTerm",
