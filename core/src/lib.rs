@@ -28,6 +28,7 @@ pub mod resources;
 pub mod rollout;
 pub mod sidecarset;
 pub mod time;
+pub mod workloadspread;
 
 pub use error::{Error, Result};
 pub use registry::{Decision, call, decide};

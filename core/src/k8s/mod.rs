@@ -14,6 +14,7 @@
 //!   and normalized (`ParseNormalizedNamed`).
 //!
 //! - [`condition`]: the `type` / `status` view of a status condition.
+//! - [`node_match`]: taints and tolerations, required node selector terms, preferred term scores.
 //! - [`pod`]: the pod view (metadata, owner references, phase; `IsPodActive`,
 //!   `GetControllerOf`) that matching decisions read.
 //!
@@ -24,6 +25,7 @@
 
 pub mod condition;
 pub mod image_ref;
+pub mod node_match;
 pub mod pod;
 pub mod selector;
 pub mod selector_match;
