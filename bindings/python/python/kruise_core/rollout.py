@@ -8,7 +8,7 @@ from typing import Any, Dict, List, Literal, Optional, Tuple, Union, cast
 from typing_extensions import NotRequired, TypeAlias, TypedDict
 
 from ._kruise_core import call
-from .k8s import IntOrPercent as IntOrPercent, LabelSelector as LabelSelector, Requirement as Requirement  # shared shapes, re-exported
+from .k8s import ContainerStatus as ContainerStatus, InitContainer as InitContainer, IntOrPercent as IntOrPercent, LabelSelector as LabelSelector, Requirement as Requirement  # shared shapes, re-exported
 from ._rollout_extras import scale as scale  # hand-written
 
 
@@ -20,16 +20,6 @@ class PodMeta(TypedDict):
 
     name: NotRequired[Optional[str]]
     """`name`."""
-
-
-class InitContainer(TypedDict):
-    """One `spec.initContainers[]` entry."""
-
-    name: NotRequired[Optional[str]]
-    """`name`."""
-
-    restartPolicy: NotRequired[Optional[str]]
-    """`restartPolicy` (`Always` makes it a sidecar)."""
 
 
 class PodSpec(TypedDict):
@@ -53,16 +43,6 @@ class PodCondition(TypedDict):
 
     type: NotRequired[Optional[str]]
     """`type`."""
-
-
-class ContainerStatus(TypedDict):
-    """One `status.containerStatuses[]` / `status.initContainerStatuses[]` entry."""
-
-    name: NotRequired[Optional[str]]
-    """`name`."""
-
-    restartCount: NotRequired[Optional[int]]
-    """`restartCount` (int32)."""
 
 
 class PodStatus(TypedDict):
