@@ -120,6 +120,9 @@ type ApiDependents struct {
 	Pods *[]map[string]json.RawMessage `json:"pods,omitempty"`
 }
 
+// ApiLabelSelector is K8sLabelSelector, the `LabelSelector` the families share (zz_generated_k8s.go).
+type ApiLabelSelector = K8sLabelSelector
+
 // ApiLaunchBarrierNextInput is `LaunchBarrierNextInput` of the api family's schemas.
 //
 // Input of `api.launch_barrier_next`.
@@ -175,6 +178,12 @@ type ApiLaunchPriorityInput struct {
 
 	// The admission sub-resource (absent or `null`: none); a sub-resource is skipped.
 	SubResource *string `json:"subResource,omitempty"`
+
+	// The request's namespace and the pod webhook's `namespaceSelector`
+	// ([`crate::k8s::webhook_namespace`]); when the selector excludes the namespace
+	// (the Helm chart's: `kube-system` and the `control-plane: openkruise` namespace) the webhook
+	// is not called: `skip`. Absent or null: the webhook is called.
+	WebhookNamespace *K8sWebhookNamespace `json:"webhookNamespace,omitempty"`
 }
 
 // ApiLaunchPriorityOutput is `LaunchPriorityOutput` of the api family's schemas.
@@ -196,6 +205,9 @@ type ApiLaunchPriorityOutput struct {
 	// `true`: the webhook injects nothing (and the other members are absent).
 	Skip bool `json:"skip"`
 }
+
+// ApiRequirement is K8sRequirement, the `Requirement` the families share (zz_generated_k8s.go).
+type ApiRequirement = K8sRequirement
 
 // ApiSidecarContainer is `SidecarContainer` of the api family's schemas.
 //
@@ -286,6 +298,9 @@ type ApiSubsetStatusRecord struct {
 	Name string `json:"name"`
 }
 
+// ApiWebhookNamespace is K8sWebhookNamespace, the `WebhookNamespace` the families share (zz_generated_k8s.go).
+type ApiWebhookNamespace = K8sWebhookNamespace
+
 // ApiWorkloadSpreadOperation is `WorkloadSpreadOperation` of the api family's schemas.
 //
 // The admission operation.
@@ -314,6 +329,11 @@ type ApiWorkloadspreadSubsetInput struct {
 	// Lower-case workload kinds whose pods are accounted per revision (absent or `null`:
 	// `["deployment", "replicaset"]`, v1.9.0's; `deployment` implies `replicaset`).
 	VersionedStatusKinds *[]string `json:"versionedStatusKinds,omitempty"`
+
+	// The request's namespace and the pod webhooks' `namespaceSelector`
+	// ([`crate::k8s::webhook_namespace`]); when the selector excludes the namespace the webhooks
+	// are not called: no subset, nothing written (`webhookExcluded`). Absent or null: called.
+	WebhookNamespace *K8sWebhookNamespace `json:"webhookNamespace,omitempty"`
 
 	// The workload's replicas, what percentage `maxReplicas` are taken of (absent or `null`: 0).
 	WorkloadReplicas *int64 `json:"workloadReplicas,omitempty"`
@@ -345,6 +365,10 @@ type ApiWorkloadspreadSubsetOutput struct {
 	// The pod's version, the key of the versioned status list (`versionIgnored` when per-revision
 	// accounting is off for the pod).
 	Version string `json:"version"`
+
+	// `true` when `webhookNamespace` excludes the namespace (then `subset` is null, `version`
+	// `""` and nothing is written); absent otherwise.
+	WebhookExcluded *bool `json:"webhookExcluded,omitempty"`
 }
 
 // ApiConvertOutput is the output of "api.convert".
@@ -379,7 +403,7 @@ func ApiDefault(in ApiDefaultInput) (ApiDefaultOutput, error) {
 //
 // OpenKruise source: pkg/webhook/pod/mutating/container_launch_priority_initialization.go containerLaunchPriorityInitialization; pkg/util/containerlaunchpriority/container_launch_priority.go.
 //
-// Errors are *Error with Kind "invalid_priority", "invalid_input" (Field names the member).
+// Errors are *Error with Kind "invalid_priority", "invalid_label_selector", "invalid_input" (Field names the member).
 func ApiLaunchPriority(in ApiLaunchPriorityInput) (ApiLaunchPriorityOutput, error) {
 	var out ApiLaunchPriorityOutput
 	err := callTyped("api.launch_priority", in, &out)
@@ -437,7 +461,7 @@ func ApiSidecarsetNamespaceIndex(in ApiSidecarsetNamespaceIndexInput) (ApiSideca
 //
 // OpenKruise source: pkg/util/workloadspread/workloadspread.go HandlePodCreation/HandlePodDeletion, acquireSuitableSubset; utils.go.
 //
-// Errors are *Error with Kind "invalid_input" (Field names the member).
+// Errors are *Error with Kind "invalid_label_selector", "invalid_input" (Field names the member).
 func ApiWorkloadspreadSubset(in ApiWorkloadspreadSubsetInput) (ApiWorkloadspreadSubsetOutput, error) {
 	var out ApiWorkloadspreadSubsetOutput
 	err := callTyped("api.workloadspread_subset", in, &out)

@@ -38,21 +38,6 @@ const CronChildKindBroadcastJob CronChildKind = "BroadcastJob"
 // CronChildKindImageListPullJob is "ImageListPullJob": apps.kruise.io ImageListPullJob.
 const CronChildKindImageListPullJob CronChildKind = "ImageListPullJob"
 
-// CronChildMeta is `ChildMeta` of the cron family's schemas.
-//
-// The child `metadata` members the listing reads; other members are ignored.
-type CronChildMeta struct {
-	// `metadata.name`; null or absent: `""`.
-	Name *string `json:"name,omitempty"`
-
-	// `metadata.namespace`, compared with the AdvancedCronJob's; null or absent: `""`.
-	Namespace *string `json:"namespace,omitempty"`
-
-	// `metadata.ownerReferences`, in order; null or absent: none (the child is not owned). A
-	// null entry is the zero reference (not a controller reference).
-	OwnerReferences *[]*CronOwnerReference `json:"ownerReferences,omitempty"`
-}
-
 // CronChildObject is `ChildObject` of the cron family's schemas.
 //
 // One candidate child object (a whole Job / BroadcastJob / ImageListPullJob may be passed;
@@ -68,7 +53,7 @@ type CronChildObject struct {
 	Kind *string `json:"kind,omitempty"`
 
 	// `metadata`; absent: the zero metadata (no owner, so not owned).
-	Metadata *CronChildMeta `json:"metadata,omitempty"`
+	Metadata *K8sObjectMeta `json:"metadata,omitempty"`
 }
 
 // CronChildStatus is `ChildStatus` of the cron family's schemas.
@@ -364,6 +349,9 @@ type CronNodeSelector struct {
 	Names *[]string `json:"names,omitempty"`
 }
 
+// CronObjectMeta is K8sObjectMeta, the `ObjectMeta` the families share (zz_generated_k8s.go).
+type CronObjectMeta = K8sObjectMeta
+
 // CronOwnerMeta is `OwnerMeta` of the cron family's schemas.
 //
 // The AdvancedCronJob `metadata` members that pick its children; other members are ignored.
@@ -387,28 +375,8 @@ type CronOwnerObject struct {
 	Spec *CronOwnerSpec `json:"spec,omitempty"`
 }
 
-// CronOwnerReference is `OwnerReference` of the cron family's schemas.
-//
-// One `metadata.ownerReferences` entry of a child; other members (`blockOwnerDeletion`) are
-// ignored. Absent or null strings read as `""`, as Go decodes them.
-type CronOwnerReference struct {
-	// `apiVersion` of the owner: `apps.kruise.io/v1beta1` (any child kind) or
-	// `apps.kruise.io/v1alpha1` (Job children only) for an AdvancedCronJob.
-	ApiVersion *string `json:"apiVersion,omitempty"`
-
-	// `controller`: only the first reference with `true` is the controller reference; null or
-	// absent: not a controller reference.
-	Controller *bool `json:"controller,omitempty"`
-
-	// `kind` of the owner: `AdvancedCronJob` for an AdvancedCronJob.
-	Kind *string `json:"kind,omitempty"`
-
-	// `name` of the owner.
-	Name *string `json:"name,omitempty"`
-
-	// `uid` of the owner: not compared by the controller's listing.
-	Uid *string `json:"uid,omitempty"`
-}
+// CronOwnerReference is K8sOwnerReference, the `OwnerReference` the families share (zz_generated_k8s.go).
+type CronOwnerReference = K8sOwnerReference
 
 // CronOwnerSpec is `OwnerSpec` of the cron family's schemas.
 //

@@ -78,17 +78,6 @@ type DistributionConditionOutput struct {
 	Type string `json:"type"`
 }
 
-// DistributionDistributionMeta is `DistributionMeta` of the distribution family's schemas.
-//
-// ResourceDistribution `metadata` members read.
-type DistributionDistributionMeta struct {
-	// `metadata.generation`: becomes `status.observedGeneration`; null or absent: 0.
-	Generation *int64 `json:"generation,omitempty"`
-
-	// `metadata.name`: the copies' controller owner reference names it; null or absent: `""`.
-	Name *string `json:"name,omitempty"`
-}
-
 // DistributionDistributionSpec is `DistributionSpec` of the distribution family's schemas.
 //
 // ResourceDistribution `spec`.
@@ -109,8 +98,38 @@ type DistributionDistributionStatus struct {
 	Conditions *[]*DistributionCondition `json:"conditions,omitempty"`
 }
 
+// DistributionDryRunError is `DryRunError` of the distribution family's schemas.
+//
+// The API server's answer to the dry-run create.
+type DistributionDryRunError struct {
+	// The error's message (`err.Error()`); null or absent: `""`.
+	Message *string `json:"message,omitempty"`
+
+	// The status reason (`metav1.StatusReason`), e.g. `AlreadyExists` (ignored by the webhook),
+	// `Invalid`, `Forbidden`; null or absent: `""`.
+	Reason *string `json:"reason,omitempty"`
+}
+
+// DistributionFieldError is `FieldError` of the distribution family's schemas.
+//
+// One field error as the webhook words it.
+type DistributionFieldError struct {
+	// The detail text.
+	Detail string `json:"detail"`
+
+	// The field path, e.g. `spec.targets.includedNamespaces`.
+	Field string `json:"field"`
+
+	// `field.ErrorType`: `FieldValueInvalid`, `FieldValueRequired`, `FieldValueForbidden` or
+	// `InternalError`.
+	Type string `json:"type"`
+}
+
 // DistributionLabelSelector is K8sLabelSelector, the `LabelSelector` the families share (zz_generated_k8s.go).
 type DistributionLabelSelector = K8sLabelSelector
+
+// DistributionNamespace is K8sNamespace, the `Namespace` the families share (zz_generated_k8s.go).
+type DistributionNamespace = K8sNamespace
 
 // DistributionNamespaceAction is `NamespaceAction` of the distribution family's schemas.
 //
@@ -123,28 +142,11 @@ type DistributionNamespaceAction struct {
 	Namespace string `json:"namespace"`
 }
 
-// DistributionNamespaceMeta is `NamespaceMeta` of the distribution family's schemas.
-//
-// Namespace `metadata` members read.
-type DistributionNamespaceMeta struct {
-	// `metadata.deletionTimestamp`; only its presence matters: a terminating namespace gets no
-	// copy (`NamespaceNotExists`) and loses none.
-	DeletionTimestamp *string `json:"deletionTimestamp,omitempty"`
+// DistributionObjectMeta is K8sObjectMeta, the `ObjectMeta` the families share (zz_generated_k8s.go).
+type DistributionObjectMeta = K8sObjectMeta
 
-	// `metadata.labels`; null or absent: none.
-	Labels *map[string]string `json:"labels,omitempty"`
-
-	// `metadata.name`; must not be empty.
-	Name *string `json:"name,omitempty"`
-}
-
-// DistributionNamespaceObject is `NamespaceObject` of the distribution family's schemas.
-//
-// A Namespace object, reduced to the members read.
-type DistributionNamespaceObject struct {
-	// `metadata`; absent or null: the zero metadata.
-	Metadata *DistributionNamespaceMeta `json:"metadata,omitempty"`
-}
+// DistributionOwnerReference is K8sOwnerReference, the `OwnerReference` the families share (zz_generated_k8s.go).
+type DistributionOwnerReference = K8sOwnerReference
 
 // DistributionRequirement is K8sRequirement, the `Requirement` the families share (zz_generated_k8s.go).
 type DistributionRequirement = K8sRequirement
@@ -154,7 +156,7 @@ type DistributionRequirement = K8sRequirement
 // A ResourceDistribution object.
 type DistributionResourceDistribution struct {
 	// `metadata`; absent or null: the zero metadata.
-	Metadata *DistributionDistributionMeta `json:"metadata,omitempty"`
+	Metadata *K8sObjectMeta `json:"metadata,omitempty"`
 
 	// `spec`; absent or null: the zero spec (no resource).
 	Spec *DistributionDistributionSpec `json:"spec,omitempty"`
@@ -211,7 +213,7 @@ type DistributionTargetsInput struct {
 	// Every Namespace of the cluster (whole objects may be passed): `metadata.name`,
 	// `metadata.labels`, `metadata.deletionTimestamp`. Null: none. Names must be unique and
 	// non-empty.
-	Namespaces *[]*DistributionNamespaceObject `json:"namespaces,omitempty"`
+	Namespaces *[]*K8sNamespace `json:"namespaces,omitempty"`
 
 	// The time written as `lastTransitionTime` of a condition whose status changes (RFC 3339).
 	// Null or absent: such a condition's `lastTransitionTime` is null.
@@ -258,6 +260,70 @@ type DistributionTargetsSpec struct {
 	NamespaceLabelSelector *K8sLabelSelector `json:"namespaceLabelSelector,omitempty"`
 }
 
+// DistributionValidateInput is `ValidateInput` of the distribution family's schemas.
+//
+// Input of `distribution.validate`: one admission request for a ResourceDistribution.
+type DistributionValidateInput struct {
+	// What the API server answers the webhook's dry-run create of `spec.resource` (in the
+	// webhook's own namespace); absent or null: the dry run succeeds. Only reached when the
+	// resource is readable, supported and (on update) unchanged in kind and name.
+	DryRunError *DistributionDryRunError `json:"dryRunError,omitempty"`
+
+	// Whether the `ResourceDistributionGate` feature gate is on; absent or null: true.
+	FeatureGateEnabled *bool `json:"featureGateEnabled,omitempty"`
+
+	// On an UPDATE, the stored object (`oldObject`); absent or null: a CREATE.
+	OldResourceDistribution *DistributionValidatedDistribution `json:"oldResourceDistribution,omitempty"`
+
+	// The ResourceDistribution being created or updated (`object`).
+	ResourceDistribution *DistributionValidatedDistribution `json:"resourceDistribution,omitempty"`
+}
+
+// DistributionValidateOutput is `ValidateOutput` of the distribution family's schemas.
+//
+// Output of `distribution.validate`: the admission answer.
+type DistributionValidateOutput struct {
+	// Whether the request is admitted.
+	Allowed bool `json:"allowed"`
+
+	// HTTP code of the answer: 200 (admitted), 403 (feature gate off), 422 (field errors).
+	Code uint16 `json:"code"`
+
+	// The field errors in the webhook's order (empty when admitted or forbidden).
+	Errors []DistributionFieldError `json:"errors"`
+
+	// The refusal message when the feature gate is off; null otherwise.
+	Message *string `json:"message"`
+}
+
+// DistributionValidatedDistribution is `ValidatedDistribution` of the distribution family's schemas.
+//
+// A ResourceDistribution as the webhook reads it.
+type DistributionValidatedDistribution struct {
+	// `metadata`; absent or null: the zero metadata (no name: `Required value`).
+	Metadata *DistributionValidatedMeta `json:"metadata,omitempty"`
+
+	// `spec`; absent or null: no resource, no targets.
+	Spec *DistributionDistributionSpec `json:"spec,omitempty"`
+}
+
+// DistributionValidatedMeta is `ValidatedMeta` of the distribution family's schemas.
+//
+// The `metadata` members the webhook checks. Labels, annotations, owner references and
+// finalizers are left to the API server's own metadata validation, which runs before any
+// validating webhook (see `docs/distribution.md`).
+type DistributionValidatedMeta struct {
+	// `metadata.generateName`: checked as a name prefix when not empty; null or absent: `""`.
+	GenerateName *string `json:"generateName,omitempty"`
+
+	// `metadata.name`: a DNS-1123 subdomain (at most 253 characters); null or absent: `""`.
+	Name *string `json:"name,omitempty"`
+
+	// `metadata.namespace`: must be empty (ResourceDistribution is cluster-scoped); null or
+	// absent: `""`.
+	Namespace *string `json:"namespace,omitempty"`
+}
+
 // DistributionTargets calls "distribution.targets": one ResourceDistribution controller pass: the matched and unmatched namespaces (included, excluded, label selector, all namespaces), per namespace create, update, unchanged, conflict, missing namespace or delete of the copy, and the status (desired, succeeded, failed, conditions).
 //
 // OpenKruise source: pkg/controller/resourcedistribution/resourcedistribution_controller.go doReconcile, distributeResource, cleanResource, handleErrors; utils.go listNamespacesForDistributor, matchViaTargets, needToUpdate, isControlledByDistributor, calculateNewStatus, initConditionType; pkg/webhook/resourcedistribution/validating/utils.go DeserializeResource.
@@ -266,5 +332,16 @@ type DistributionTargetsSpec struct {
 func DistributionTargets(in DistributionTargetsInput) (DistributionTargetsOutput, error) {
 	var out DistributionTargetsOutput
 	err := callTyped("distribution.targets", in, &out)
+	return out, err
+}
+
+// DistributionValidate calls "distribution.validate": the ResourceDistribution validating webhook on create and update: metadata name and namespace, spec.resource readable, Secret or ConfigMap, apiVersion/kind/name immutable, the dry-run create's answer, target namespace names, namespaces both included and excluded, the namespace label selector; allowed, code and the field errors (field, type, detail).
+//
+// OpenKruise source: pkg/webhook/resourcedistribution/validating/resourcedistribution_create_update_handler.go Handle, validateResourceDistribution, validateResourceDistributionSpec, validateResourceDistributionSpecResource, validateResourceDistributionSpecTargets; utils.go DeserializeResource, isSupportedGK, haveSameGVKAndName.
+//
+// Errors are *Error with Kind "invalid_resource", "invalid_input" (Field names the member).
+func DistributionValidate(in DistributionValidateInput) (DistributionValidateOutput, error) {
+	var out DistributionValidateOutput
+	err := callTyped("distribution.validate", in, &out)
 	return out, err
 }

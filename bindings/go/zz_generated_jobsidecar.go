@@ -2,6 +2,12 @@
 
 package kruisecore
 
+// JobsidecarCondition is K8sCondition, the `Condition` the families share (zz_generated_k8s.go).
+type JobsidecarCondition = K8sCondition
+
+// JobsidecarContainer is K8sContainer, the `Container` the families share (zz_generated_k8s.go).
+type JobsidecarContainer = K8sContainer
+
 // JobsidecarContainerRecreateRequest is `ContainerRecreateRequest` of the jobsidecar family's schemas.
 //
 // The ContainerRecreateRequest the pass creates (apps.kruise.io; in the pod's namespace,
@@ -18,6 +24,15 @@ type JobsidecarContainerRecreateRequest struct {
 	PodName string `json:"podName"`
 }
 
+// JobsidecarContainerState is K8sContainerState, the `ContainerState` the families share (zz_generated_k8s.go).
+type JobsidecarContainerState = K8sContainerState
+
+// JobsidecarContainerStateTerminated is K8sContainerStateTerminated, the `ContainerStateTerminated` the families share (zz_generated_k8s.go).
+type JobsidecarContainerStateTerminated = K8sContainerStateTerminated
+
+// JobsidecarContainerStatus is K8sContainerStatus, the `ContainerStatus` the families share (zz_generated_k8s.go).
+type JobsidecarContainerStatus = K8sContainerStatus
+
 // JobsidecarDecideInput is `DecideInput` of the jobsidecar family's schemas.
 //
 // `jobsidecar.decide` input.
@@ -33,7 +48,7 @@ type JobsidecarDecideInput struct {
 
 	// The job pod as the controller reads it (a whole Pod may be passed; other members are
 	// ignored).
-	Pod JobsidecarJobPod `json:"pod"`
+	Pod K8sPod `json:"pod"`
 }
 
 // JobsidecarDecideOutput is `DecideOutput` of the jobsidecar family's schemas.
@@ -69,6 +84,9 @@ type JobsidecarDecideOutput struct {
 	WaitingForContainerRecreateRequest bool `json:"waitingForContainerRecreateRequest"`
 }
 
+// JobsidecarEnvVar is K8sEnvVar, the `EnvVar` the families share (zz_generated_k8s.go).
+type JobsidecarEnvVar = K8sEnvVar
+
 // JobsidecarImageUpdate is `ImageUpdate` of the jobsidecar family's schemas.
 //
 // One container's image replacement.
@@ -80,125 +98,28 @@ type JobsidecarImageUpdate struct {
 	Name string `json:"name"`
 }
 
-// JobsidecarJobContainer is `JobContainer` of the jobsidecar family's schemas.
-//
-// One container of `spec.containers`.
-type JobsidecarJobContainer struct {
-	// `env`, in order; null: none. Only `name` and the literal `value` are read (`valueFrom`
-	// counts as the value `""`).
-	Env *[]*JobsidecarJobEnvVar `json:"env,omitempty"`
-
-	// `image`; null or absent: `""`.
-	Image *string `json:"image,omitempty"`
-
-	// `name`; null or absent: `""`.
-	Name *string `json:"name,omitempty"`
-}
-
-// JobsidecarJobContainerState is `JobContainerState` of the jobsidecar family's schemas.
-//
-// A container status's `state`; only `terminated` is read.
-type JobsidecarJobContainerState struct {
-	// `state.terminated`; null or absent: the container has not terminated.
-	Terminated *JobsidecarTerminated `json:"terminated,omitempty"`
-}
-
-// JobsidecarJobContainerStatus is `JobContainerStatus` of the jobsidecar family's schemas.
-//
-// One `status.containerStatuses` entry.
-type JobsidecarJobContainerStatus struct {
-	// `name`: the container it describes; null or absent: `""`.
-	Name *string `json:"name,omitempty"`
-
-	// `state`; absent or null: no state (not terminated).
-	State *JobsidecarJobContainerState `json:"state,omitempty"`
-}
-
-// JobsidecarJobEnvVar is `JobEnvVar` of the jobsidecar family's schemas.
-//
-// One `env` entry.
-type JobsidecarJobEnvVar struct {
-	// `name`; null or absent: `""`.
-	Name *string `json:"name,omitempty"`
-
-	// `value`; null or absent: `""`.
-	Value *string `json:"value,omitempty"`
-}
-
 // JobsidecarJobNode is `JobNode` of the jobsidecar family's schemas.
 //
 // A Node, reduced to its labels.
 type JobsidecarJobNode struct {
 	// `metadata`; absent or null: no labels.
-	Metadata *JobsidecarJobNodeMeta `json:"metadata,omitempty"`
+	Metadata *K8sObjectMeta `json:"metadata,omitempty"`
 }
 
-// JobsidecarJobNodeMeta is `JobNodeMeta` of the jobsidecar family's schemas.
-//
-// Node `metadata` members read.
-type JobsidecarJobNodeMeta struct {
-	// `metadata.labels`; `type: virtual-kubelet` marks a virtual-kubelet node. Null or absent:
-	// none.
-	Labels *map[string]string `json:"labels,omitempty"`
-}
+// JobsidecarObjectMeta is K8sObjectMeta, the `ObjectMeta` the families share (zz_generated_k8s.go).
+type JobsidecarObjectMeta = K8sObjectMeta
 
-// JobsidecarJobPod is `JobPod` of the jobsidecar family's schemas.
-//
-// A Pod, reduced to the members the terminator reads.
-type JobsidecarJobPod struct {
-	// `metadata`; absent or null: the zero metadata.
-	Metadata *JobsidecarJobPodMeta `json:"metadata,omitempty"`
+// JobsidecarOwnerReference is K8sOwnerReference, the `OwnerReference` the families share (zz_generated_k8s.go).
+type JobsidecarOwnerReference = K8sOwnerReference
 
-	// `spec`; absent or null: the zero spec (restart policy `""`, which the terminator ignores).
-	Spec *JobsidecarJobPodSpec `json:"spec,omitempty"`
+// JobsidecarPod is K8sPod, the `Pod` the families share (zz_generated_k8s.go).
+type JobsidecarPod = K8sPod
 
-	// `status`; absent or null: the zero status.
-	Status *JobsidecarJobPodStatus `json:"status,omitempty"`
-}
+// JobsidecarPodSpec is K8sPodSpec, the `PodSpec` the families share (zz_generated_k8s.go).
+type JobsidecarPodSpec = K8sPodSpec
 
-// JobsidecarJobPodMeta is `JobPodMeta` of the jobsidecar family's schemas.
-//
-// Pod `metadata` members read.
-type JobsidecarJobPodMeta struct {
-	// `metadata.deletionTimestamp` (RFC 3339); only its presence matters: a terminating pod is
-	// left alone. Null or absent: none.
-	DeletionTimestamp *string `json:"deletionTimestamp,omitempty"`
-
-	// `metadata.name`: the CRR's `spec.podName`; null or absent: `""`.
-	Name *string `json:"name,omitempty"`
-
-	// `metadata.uid`: names the CRR (`sidecar-termination-<uid>`); null or absent: `""`.
-	Uid *string `json:"uid,omitempty"`
-}
-
-// JobsidecarJobPodSpec is `JobPodSpec` of the jobsidecar family's schemas.
-//
-// Pod `spec` members read.
-type JobsidecarJobPodSpec struct {
-	// `spec.containers`, in order (init containers are not read); null: none. A null entry is
-	// the zero container.
-	Containers *[]*JobsidecarJobContainer `json:"containers,omitempty"`
-
-	// `spec.nodeName`; null or absent: `""` (no node can be read).
-	NodeName *string `json:"nodeName,omitempty"`
-
-	// `spec.restartPolicy`: `Never` and `OnFailure` pods are handled; `Always`, `""` (null or
-	// absent; the API server defaults it to `Always`) and any other value are not.
-	RestartPolicy *string `json:"restartPolicy,omitempty"`
-}
-
-// JobsidecarJobPodStatus is `JobPodStatus` of the jobsidecar family's schemas.
-//
-// Pod `status` members read.
-type JobsidecarJobPodStatus struct {
-	// `status.containerStatuses`; null: none. Until there is one per container, no container
-	// counts as terminated for the main/sidecar checks.
-	ContainerStatuses *[]*JobsidecarJobContainerStatus `json:"containerStatuses,omitempty"`
-
-	// `status.phase` (`Pending`, `Running`, `Succeeded`, `Failed`, `Unknown`); null or absent:
-	// `""`.
-	Phase *string `json:"phase,omitempty"`
-}
+// JobsidecarPodStatus is K8sPodStatus, the `PodStatus` the families share (zz_generated_k8s.go).
+type JobsidecarPodStatus = K8sPodStatus
 
 // JobsidecarStatusPatch is `StatusPatch` of the jobsidecar family's schemas.
 //
@@ -210,14 +131,6 @@ type JobsidecarStatusPatch struct {
 	// `status.phase`: `Succeeded` when every main container terminated with exit code 0,
 	// otherwise `Failed`.
 	Phase string `json:"phase"`
-}
-
-// JobsidecarTerminated is `Terminated` of the jobsidecar family's schemas.
-//
-// `state.terminated` members read.
-type JobsidecarTerminated struct {
-	// `exitCode` (int32); null or absent: 0.
-	ExitCode *int32 `json:"exitCode,omitempty"`
 }
 
 // JobsidecarDecide calls "jobsidecar.decide": one sidecar terminator pass over a job pod: whether it is handled, the sidecars stopped by a ContainerRecreateRequest or an in-place image update (virtual kubelet), and the phase written when KRUISE_TERMINATE_SIDECAR_IGNORE_EXIT_CODE sidecars are left behind.

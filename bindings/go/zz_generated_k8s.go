@@ -2,41 +2,97 @@
 
 package kruisecore
 
-// K8sCondition is `Condition` of the cron, pub families' schemas, written once.
+// K8sAffinity is `Affinity` of the rollout, workloadspread families' schemas, written once.
 //
-// One status condition (`type`, `status`); other members are ignored. An absent member reads as
-// `""`; a `null` one is refused (`invalid_input` naming it), as these families always did.
+// `spec.affinity` (only `nodeAffinity` is read).
+type K8sAffinity struct {
+	// Absent or null: no node-affinity constraint.
+	NodeAffinity *K8sNodeAffinity `json:"nodeAffinity,omitempty"`
+}
+
+// K8sCondition is `Condition` of the cron, jobsidecar, pub, rollout, sidecarset, workloadspread families' schemas, written once.
+//
+// One status condition. Absent or `null` members read as Go's zero values (`""`, no time);
+// other members (`lastProbeTime`, `observedGeneration`) are ignored. Written back, the empty
+// `reason` / `message` and the absent time are left out.
 type K8sCondition struct {
-	// `status`: `"True"`, `"False"` or `"Unknown"`; absent: `""`.
+	// `lastTransitionTime` (RFC 3339, parsed only by the fns that read it); null or absent: the
+	// zero time.
+	LastTransitionTime *string `json:"lastTransitionTime,omitempty"`
+
+	// `message`; null or absent: `""`.
+	Message *string `json:"message,omitempty"`
+
+	// `reason`; null or absent: `""`.
+	Reason *string `json:"reason,omitempty"`
+
+	// `status`: `"True"`, `"False"` or `"Unknown"`; null or absent: `""`.
 	Status *string `json:"status,omitempty"`
 
-	// `type`, e.g. `Ready`, `Complete`, `Failed`; absent: `""`.
+	// `type`, e.g. `Ready`, `Complete`, `Failed`; null or absent: `""`.
 	Type *string `json:"type,omitempty"`
 }
 
-// K8sContainerStatus is `ContainerStatus` of the rollout, workloadspread families' schemas, written once.
+// K8sContainer is `Container` of the jobsidecar, pub, rollout, sidecarset, workloadspread families' schemas, written once.
 //
-// One `status.containerStatuses[]` / `status.initContainerStatuses[]` entry.
-type K8sContainerStatus struct {
-	// `name`.
+// One `spec.containers[]` / `spec.initContainers[]` entry, the members read.
+type K8sContainer struct {
+	// `env`, in order; null or absent: none. Only `name` and the literal `value` are read
+	// (`valueFrom` counts as the value `""`).
+	Env *[]*K8sEnvVar `json:"env,omitempty"`
+
+	// `image`; null or absent: `""`.
+	Image *string `json:"image,omitempty"`
+
+	// `name`; null or absent: `""`.
 	Name *string `json:"name,omitempty"`
 
-	// `restartCount` (int32).
-	RestartCount *int32 `json:"restartCount,omitempty"`
-}
-
-// K8sInitContainer is `InitContainer` of the rollout, workloadspread families' schemas, written once.
-//
-// One `spec.initContainers[]` entry.
-type K8sInitContainer struct {
-	// `name`.
-	Name *string `json:"name,omitempty"`
-
-	// `restartPolicy` (`Always` makes it a sidecar).
+	// `restartPolicy` of an init container (`Always` makes it a sidecar); null or absent: none.
 	RestartPolicy *string `json:"restartPolicy,omitempty"`
 }
 
-// K8sLabelSelector is `LabelSelector` of the cron, distribution, pub, rollout, sidecarset families' schemas, written once.
+// K8sContainerState is `ContainerState` of the jobsidecar, pub, rollout, sidecarset, workloadspread families' schemas, written once.
+//
+// A container status's `state`; only `terminated` is read.
+type K8sContainerState struct {
+	// `terminated`; null or absent: the container has not terminated.
+	Terminated *K8sContainerStateTerminated `json:"terminated,omitempty"`
+}
+
+// K8sContainerStateTerminated is `ContainerStateTerminated` of the jobsidecar, pub, rollout, sidecarset, workloadspread families' schemas, written once.
+//
+// `state.terminated`, the members read.
+type K8sContainerStateTerminated struct {
+	// `exitCode` (int32); null or absent: 0.
+	ExitCode *int32 `json:"exitCode,omitempty"`
+}
+
+// K8sContainerStatus is `ContainerStatus` of the jobsidecar, pub, rollout, sidecarset, workloadspread families' schemas, written once.
+//
+// One `status.containerStatuses[]` / `status.initContainerStatuses[]` entry, the members read.
+type K8sContainerStatus struct {
+	// `name`: the container it describes; null or absent: `""`.
+	Name *string `json:"name,omitempty"`
+
+	// `restartCount` (int32); null or absent: 0.
+	RestartCount *int32 `json:"restartCount,omitempty"`
+
+	// `state`; null or absent: no state (not terminated).
+	State *K8sContainerState `json:"state,omitempty"`
+}
+
+// K8sEnvVar is `EnvVar` of the jobsidecar, pub, rollout, sidecarset, workloadspread families' schemas, written once.
+//
+// One `env` entry.
+type K8sEnvVar struct {
+	// `name`; null or absent: `""`.
+	Name *string `json:"name,omitempty"`
+
+	// `value`; null or absent: `""`.
+	Value *string `json:"value,omitempty"`
+}
+
+// K8sLabelSelector is `LabelSelector` of the api, cron, distribution, pub, rollout, sidecarset families' schemas, written once.
 //
 // A label selector as the API server serves it. `None` is absent (or null), `Some(empty)` is
 // present and empty: Go's `reflect.DeepEqual` tells those apart. Unknown members are ignored.
@@ -48,10 +104,96 @@ type K8sLabelSelector struct {
 	MatchLabels *map[string]string `json:"matchLabels,omitempty"`
 }
 
-// K8sMatchOwnerReference is `MatchOwnerReference` of the pub, sidecarset, workloadspread families' schemas, written once.
+// K8sNamespace is `Namespace` of the distribution, sidecarset families' schemas, written once.
 //
-// One `metadata.ownerReferences` entry; other members (`uid`, `blockOwnerDeletion`) are ignored.
-type K8sMatchOwnerReference struct {
+// A Namespace object; members other than `metadata` are ignored.
+type K8sNamespace struct {
+	// `metadata`; absent or null: the zero metadata.
+	Metadata *K8sObjectMeta `json:"metadata,omitempty"`
+}
+
+// K8sNodeAffinity is `NodeAffinity` of the rollout, workloadspread families' schemas, written once.
+//
+// `spec.affinity.nodeAffinity` (the required part; other members ignored).
+type K8sNodeAffinity struct {
+	// Absent or null: no node-affinity constraint.
+	RequiredDuringSchedulingIgnoredDuringExecution *K8sNodeSelector `json:"requiredDuringSchedulingIgnoredDuringExecution,omitempty"`
+}
+
+// K8sNodeSelector is `NodeSelector` of the rollout, workloadspread families' schemas, written once.
+//
+// A `NodeSelector`: its non-empty terms are ORed.
+type K8sNodeSelector struct {
+	// The terms; absent, null or only empty terms: no node matches.
+	NodeSelectorTerms *[]K8sNodeSelectorTerm `json:"nodeSelectorTerms,omitempty"`
+}
+
+// K8sNodeSelectorRequirement is `NodeSelectorRequirement` of the rollout, workloadspread families' schemas, written once.
+//
+// One `NodeSelectorRequirement` (`matchExpressions[]` / `matchFields[]` entry).
+type K8sNodeSelectorRequirement struct {
+	// The label key (`matchExpressions`) or field name (`matchFields`, only `metadata.name` is
+	// known; another field reads as `""`).
+	Key *string `json:"key,omitempty"`
+
+	// `In`, `NotIn`, `Exists`, `DoesNotExist`, `Gt`, `Lt` (`matchFields`: `In`, `NotIn` only);
+	// another operator makes the term unparsable.
+	Operator *string `json:"operator,omitempty"`
+
+	// The values; absent or null: none.
+	Values *[]string `json:"values,omitempty"`
+}
+
+// K8sNodeSelectorTerm is `NodeSelectorTerm` of the rollout, workloadspread families' schemas, written once.
+//
+// One `NodeSelectorTerm`: its requirements are ANDed.
+type K8sNodeSelectorTerm struct {
+	// Requirements on node labels; absent or null: none.
+	MatchExpressions *[]K8sNodeSelectorRequirement `json:"matchExpressions,omitempty"`
+
+	// Requirements on node fields (`metadata.name`); absent or null: none.
+	MatchFields *[]K8sNodeSelectorRequirement `json:"matchFields,omitempty"`
+}
+
+// K8sObjectMeta is `ObjectMeta` of the cron, distribution, jobsidecar, pub, rollout, sidecarset, workloadspread families' schemas, written once.
+//
+// `metadata` of a Kubernetes object, the members any family reads.
+type K8sObjectMeta struct {
+	// `annotations`; null or absent: none.
+	Annotations *map[string]string `json:"annotations,omitempty"`
+
+	// `creationTimestamp` (RFC 3339, parsed only by the fns that read it); null or absent: the
+	// zero time.
+	CreationTimestamp *string `json:"creationTimestamp,omitempty"`
+
+	// `deletionTimestamp` (RFC 3339); where read, only its presence matters: the object is
+	// terminating. Null or absent: none.
+	DeletionTimestamp *string `json:"deletionTimestamp,omitempty"`
+
+	// `generation` (int64); null or absent: 0.
+	Generation *int64 `json:"generation,omitempty"`
+
+	// `labels`; null or absent: none.
+	Labels *map[string]string `json:"labels,omitempty"`
+
+	// `name`; null or absent: `""`.
+	Name *string `json:"name,omitempty"`
+
+	// `namespace`; null or absent: `""` (each fn says how it reads `""`).
+	Namespace *string `json:"namespace,omitempty"`
+
+	// `ownerReferences`, in order; null or absent: none. A null entry is the zero reference
+	// (not a controller reference).
+	OwnerReferences *[]*K8sOwnerReference `json:"ownerReferences,omitempty"`
+
+	// `uid`; null or absent: `""`.
+	Uid *string `json:"uid,omitempty"`
+}
+
+// K8sOwnerReference is `OwnerReference` of the cron, distribution, jobsidecar, pub, rollout, sidecarset, workloadspread families' schemas, written once.
+//
+// One `metadata.ownerReferences` entry; `blockOwnerDeletion` is ignored.
+type K8sOwnerReference struct {
 	// `apiVersion` of the owner, e.g. `apps.kruise.io/v1alpha1`; null or absent: `""`.
 	ApiVersion *string `json:"apiVersion,omitempty"`
 
@@ -64,51 +206,61 @@ type K8sMatchOwnerReference struct {
 
 	// `name` of the owner; null or absent: `""`.
 	Name *string `json:"name,omitempty"`
+
+	// `uid` of the owner; null or absent: `""`.
+	Uid *string `json:"uid,omitempty"`
 }
 
-// K8sMatchPod is `MatchPod` of the pub, sidecarset families' schemas, written once.
+// K8sPod is `Pod` of the jobsidecar, pub, rollout, sidecarset families' schemas, written once.
 //
-// A Pod, reduced to the members the matching decisions read.
-type K8sMatchPod struct {
+// A Pod, reduced to the members the families read.
+type K8sPod struct {
 	// `metadata`; absent or null: the zero metadata.
-	Metadata *K8sMatchPodMeta `json:"metadata,omitempty"`
+	Metadata *K8sObjectMeta `json:"metadata,omitempty"`
+
+	// `spec`; absent or null: the zero spec.
+	Spec *K8sPodSpec `json:"spec,omitempty"`
 
 	// `status`; absent or null: the zero status (phase `""`).
-	Status *K8sMatchPodStatus `json:"status,omitempty"`
+	Status *K8sPodStatus `json:"status,omitempty"`
 }
 
-// K8sMatchPodMeta is `MatchPodMeta` of the pub, sidecarset families' schemas, written once.
+// K8sPodSpec is `PodSpec` of the jobsidecar, pub, rollout, sidecarset families' schemas, written once.
 //
-// Pod `metadata` members the matching decisions read.
-type K8sMatchPodMeta struct {
-	// `metadata.deletionTimestamp` (RFC 3339); only its presence matters: a pod that has one is
-	// terminating, not active. Null or absent: none.
-	DeletionTimestamp *string `json:"deletionTimestamp,omitempty"`
+// Pod `spec` members read.
+type K8sPodSpec struct {
+	// `containers`, in order; null or absent: none.
+	Containers *[]*K8sContainer `json:"containers,omitempty"`
 
-	// `metadata.labels`; null or absent: none.
-	Labels *map[string]string `json:"labels,omitempty"`
+	// `initContainers`, in order; null or absent: none.
+	InitContainers *[]*K8sContainer `json:"initContainers,omitempty"`
 
-	// `metadata.name`; null or absent: `""`. Only reported, never compared.
-	Name *string `json:"name,omitempty"`
+	// `nodeName`; null or absent: `""` (not bound to a node).
+	NodeName *string `json:"nodeName,omitempty"`
 
-	// `metadata.namespace`; null or absent: `""` (see each fn for how `""` is read).
-	Namespace *string `json:"namespace,omitempty"`
-
-	// `metadata.ownerReferences`, in order; null or absent: none. A null entry is the zero
-	// reference (not a controller reference).
-	OwnerReferences *[]*K8sMatchOwnerReference `json:"ownerReferences,omitempty"`
+	// `restartPolicy` (`Always`, `OnFailure`, `Never`); null or absent: `""` (the API server
+	// defaults it to `Always`).
+	RestartPolicy *string `json:"restartPolicy,omitempty"`
 }
 
-// K8sMatchPodStatus is `MatchPodStatus` of the pub, sidecarset families' schemas, written once.
+// K8sPodStatus is `PodStatus` of the jobsidecar, pub, rollout, sidecarset families' schemas, written once.
 //
-// Pod `status` members the matching decisions read.
-type K8sMatchPodStatus struct {
-	// `status.phase` (`Pending`, `Running`, `Succeeded`, `Failed`, `Unknown`); null or absent:
-	// `""`. `Succeeded` and `Failed` pods are not active.
+// Pod `status` members read.
+type K8sPodStatus struct {
+	// `conditions`, in order; null or absent: none.
+	Conditions *[]*K8sCondition `json:"conditions,omitempty"`
+
+	// `containerStatuses`, in order; null or absent: none.
+	ContainerStatuses *[]*K8sContainerStatus `json:"containerStatuses,omitempty"`
+
+	// `initContainerStatuses`, in order; null or absent: none.
+	InitContainerStatuses *[]*K8sContainerStatus `json:"initContainerStatuses,omitempty"`
+
+	// `phase` (`Pending`, `Running`, `Succeeded`, `Failed`, `Unknown`); null or absent: `""`.
 	Phase *string `json:"phase,omitempty"`
 }
 
-// K8sRequirement is `Requirement` of the cron, distribution, pub, rollout, sidecarset families' schemas, written once.
+// K8sRequirement is `Requirement` of the api, cron, distribution, imagepull, pub, rollout, sidecarset families' schemas, written once.
 //
 // One `matchExpressions` entry; absent or null members read as Go's zero values.
 type K8sRequirement struct {
@@ -120,4 +272,54 @@ type K8sRequirement struct {
 
 	// `values`.
 	Values *[]string `json:"values,omitempty"`
+}
+
+// K8sTaint is `Taint` of the rollout, workloadspread families' schemas, written once.
+//
+// One node taint (`spec.taints[]`; `timeAdded` ignored).
+type K8sTaint struct {
+	// `NoSchedule`, `PreferNoSchedule` or `NoExecute`.
+	Effect *string `json:"effect,omitempty"`
+
+	// The taint key.
+	Key *string `json:"key,omitempty"`
+
+	// The taint value; absent: `""`.
+	Value *string `json:"value,omitempty"`
+}
+
+// K8sToleration is `Toleration` of the rollout, workloadspread families' schemas, written once.
+//
+// One pod toleration (`spec.tolerations[]`; `tolerationSeconds` ignored).
+type K8sToleration struct {
+	// The effect tolerated; empty: every effect.
+	Effect *string `json:"effect,omitempty"`
+
+	// The taint key tolerated; empty: every key.
+	Key *string `json:"key,omitempty"`
+
+	// `Equal` (also `""`) or `Exists`; another operator tolerates nothing.
+	Operator *string `json:"operator,omitempty"`
+
+	// The value `Equal` compares.
+	Value *string `json:"value,omitempty"`
+}
+
+// K8sWebhookNamespace is `WebhookNamespace` of the api, pub families' schemas, written once.
+//
+// The optional `webhookNamespace` input member of the pod-webhook decisions (`pub.admit`,
+// `pub.admit_review`, `api.launch_priority`, `api.workloadspread_subset`): the request's
+// namespace and the webhook configuration's selector. Absent: the webhook is taken to be
+// called (the decision's behaviour without this rule).
+type K8sWebhookNamespace struct {
+	// The namespace's labels (`metadata.labels`); null or absent: none besides
+	// `kubernetes.io/metadata.name`, which is always taken to be `name`.
+	Labels *map[string]string `json:"labels,omitempty"`
+
+	// The namespace's name (`metadata.name` of the Namespace). Required, not empty.
+	Name string `json:"name"`
+
+	// The webhook configuration's `namespaceSelector`; null or absent: the Helm chart's
+	// (`control-plane NotIn [openkruise]`, `kubernetes.io/metadata.name NotIn [kube-system]`).
+	Selector *K8sLabelSelector `json:"selector,omitempty"`
 }

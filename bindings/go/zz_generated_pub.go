@@ -29,6 +29,12 @@ type PubAdmitInput struct {
 
 	// The request.
 	Request PubAdmitRequest `json:"request"`
+
+	// The request's namespace and the pod webhook's `namespaceSelector`
+	// ([`crate::k8s::webhook_namespace`]); when the selector excludes the namespace (the Helm
+	// chart's: `kube-system` and the `control-plane: openkruise` namespace) the webhook is not
+	// called: allowed, decision `namespace_excluded`, nothing written. Absent or null: called.
+	WebhookNamespace *K8sWebhookNamespace `json:"webhookNamespace,omitempty"`
 }
 
 // PubAdmitOutput is `AdmitOutput` of the pub family's schemas.
@@ -95,6 +101,12 @@ type PubAdmitReviewInput struct {
 	// member), carried verbatim: it is read as v1.9.0 reads it, and what cannot be read is
 	// `invalid_input` naming the field. Give this or `request`, not both.
 	Review json.RawMessage `json:"review,omitempty"`
+
+	// The request's namespace and the pod webhook's `namespaceSelector`
+	// ([`crate::k8s::webhook_namespace`]); when the selector excludes the namespace (the Helm
+	// chart's: `kube-system` and the `control-plane: openkruise` namespace) the webhook is not
+	// called: allowed, decision `namespace_excluded`, nothing written. Absent or null: called.
+	WebhookNamespace *K8sWebhookNamespace `json:"webhookNamespace,omitempty"`
 }
 
 // PubAdmitReviewOutput is `AdmitReviewOutput` of the pub family's schemas.
@@ -134,61 +146,11 @@ type PubClassifyUpdateInput struct {
 // PubCondition is K8sCondition, the `Condition` the families share (zz_generated_k8s.go).
 type PubCondition = K8sCondition
 
-// PubContainer is `Container` of the pub family's schemas.
-//
-// One container: name, image, env, resources, resizePolicy typed; the rest verbatim.
-type PubContainer struct {
-	// `env`.
-	Env *[]PubEnvVar `json:"env,omitempty"`
+// PubContainerState is K8sContainerState, the `ContainerState` the families share (zz_generated_k8s.go).
+type PubContainerState = K8sContainerState
 
-	// `image` (absent = `""`).
-	Image *string `json:"image,omitempty"`
-
-	// `name`.
-	Name *string `json:"name,omitempty"`
-
-	// `resizePolicy`.
-	ResizePolicy *[]PubResizePolicy `json:"resizePolicy,omitempty"`
-
-	// `resources`.
-	Resources *PubResources `json:"resources,omitempty"`
-
-	// Extra holds the other members, kept verbatim.
-	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// UnmarshalJSON reads the known members and keeps the others in Extra.
-func (v *PubContainer) UnmarshalJSON(b []byte) error {
-	type plain PubContainer
-	var p plain
-	extra, err := unmarshalOpen(b, &p, "env", "image", "name", "resizePolicy", "resources")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = PubContainer(p)
-	return nil
-}
-
-// MarshalJSON writes the known members and those of Extra.
-func (v PubContainer) MarshalJSON() ([]byte, error) {
-	type plain PubContainer
-	return marshalOpen(plain(v), v.Extra)
-}
-
-// PubContainerStatus is `ContainerStatus` of the pub family's schemas.
-//
-// One container status.
-type PubContainerStatus struct {
-	// `image` as the kubelet reports it.
-	Image *string `json:"image,omitempty"`
-
-	// `imageID`, e.g. `docker-pullable://nginx@sha256:...`.
-	ImageID *string `json:"imageID,omitempty"`
-
-	// `name`.
-	Name *string `json:"name,omitempty"`
-}
+// PubContainerStateTerminated is K8sContainerStateTerminated, the `ContainerStateTerminated` the families share (zz_generated_k8s.go).
+type PubContainerStateTerminated = K8sContainerStateTerminated
 
 // PubDecisionCode is `DecisionCode` of the pub family's schemas.
 //
@@ -243,38 +205,9 @@ const PubDecisionCodeDryRun PubDecisionCode = "dry_run"
 // PubDecisionCodeAdmitted is "admitted": Admitted; the status change is written.
 const PubDecisionCodeAdmitted PubDecisionCode = "admitted"
 
-// PubEnvVar is `EnvVar` of the pub family's schemas.
-//
-// One `env` entry.
-type PubEnvVar struct {
-	// `name`.
-	Name *string `json:"name,omitempty"`
-
-	// `value` (absent = `""`).
-	Value *string `json:"value,omitempty"`
-
-	// Extra holds the other members, kept verbatim.
-	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// UnmarshalJSON reads the known members and keeps the others in Extra.
-func (v *PubEnvVar) UnmarshalJSON(b []byte) error {
-	type plain PubEnvVar
-	var p plain
-	extra, err := unmarshalOpen(b, &p, "name", "value")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = PubEnvVar(p)
-	return nil
-}
-
-// MarshalJSON writes the known members and those of Extra.
-func (v PubEnvVar) MarshalJSON() ([]byte, error) {
-	type plain PubEnvVar
-	return marshalOpen(plain(v), v.Extra)
-}
+// PubDecisionCodeNamespaceExcluded is "namespace_excluded": The pod webhook is not called for the request's namespace (`webhookNamespace`: the
+// webhook configuration's `namespaceSelector` excludes it); allowed, nothing written.
+const PubDecisionCodeNamespaceExcluded PubDecisionCode = "namespace_excluded"
 
 // PubFeatureGates is `FeatureGates` of the pub family's schemas.
 //
@@ -331,19 +264,13 @@ type PubMatchOutput struct {
 	Pubs []PubPubCover `json:"pubs"`
 }
 
-// PubMatchOwnerReference is K8sMatchOwnerReference, the `MatchOwnerReference` the families share (zz_generated_k8s.go).
-type PubMatchOwnerReference = K8sMatchOwnerReference
-
-// PubMatchPod is K8sMatchPod, the `MatchPod` the families share (zz_generated_k8s.go).
-type PubMatchPod = K8sMatchPod
-
 // PubMatchPodEntry is `MatchPodEntry` of the pub family's schemas.
 //
 // One pod and the workload the controller finder resolves its controller reference to.
 type PubMatchPodEntry struct {
 	// The pod (a whole Pod may be passed); absent or null: the zero pod. An empty namespace
 	// lists the PUBs of every namespace.
-	Pod *K8sMatchPod `json:"pod,omitempty"`
+	Pod *K8sPod `json:"pod,omitempty"`
 
 	// The workload `controllerfinder.GetScaleAndSelectorForRef` answers for the pod's
 	// controller reference: a ReplicaSet owned by a Deployment resolves to the Deployment, other
@@ -357,34 +284,15 @@ type PubMatchPodEntry struct {
 	WorkloadNotFound *bool `json:"workloadNotFound,omitempty"`
 }
 
-// PubMatchPodMeta is K8sMatchPodMeta, the `MatchPodMeta` the families share (zz_generated_k8s.go).
-type PubMatchPodMeta = K8sMatchPodMeta
-
-// PubMatchPodStatus is K8sMatchPodStatus, the `MatchPodStatus` the families share (zz_generated_k8s.go).
-type PubMatchPodStatus = K8sMatchPodStatus
-
 // PubMatchPub is `MatchPub` of the pub family's schemas.
 //
 // A PodUnavailableBudget, reduced to the members matching reads (a whole PUB may be passed).
 type PubMatchPub struct {
 	// `metadata`; absent or null: the zero metadata.
-	Metadata *PubMatchPubMeta `json:"metadata,omitempty"`
+	Metadata *K8sObjectMeta `json:"metadata,omitempty"`
 
 	// `spec`; absent or null: the zero spec.
 	Spec *PubMatchPubSpec `json:"spec,omitempty"`
-}
-
-// PubMatchPubMeta is `MatchPubMeta` of the pub family's schemas.
-//
-// PUB `metadata` members read.
-type PubMatchPubMeta struct {
-	// `metadata.name`, reported for the pod's match (the `kruise.io/related-pub` value); null or
-	// absent: `""`.
-	Name *string `json:"name,omitempty"`
-
-	// `metadata.namespace`: a PUB covers and protects pods of its own namespace only; null,
-	// absent or `""`: listed for every namespace (a client list in namespace `""` spans all).
-	Namespace *string `json:"namespace,omitempty"`
 }
 
 // PubMatchPubSpec is `MatchPubSpec` of the pub family's schemas.
@@ -398,6 +306,9 @@ type PubMatchPubSpec struct {
 	// `spec.targetRef`: the workload whose pods it protects; wins over the selector when set.
 	TargetRef *PubTargetRef `json:"targetRef,omitempty"`
 }
+
+// PubObjectMeta is K8sObjectMeta, the `ObjectMeta` the families share (zz_generated_k8s.go).
+type PubObjectMeta = K8sObjectMeta
 
 // PubOperation is `Operation` of the pub family's schemas.
 //
@@ -416,20 +327,8 @@ const PubOperationUPDATE PubOperation = "UPDATE"
 // PubOperationRESIZE is "RESIZE": An in-place cpu/memory resize.
 const PubOperationRESIZE PubOperation = "RESIZE"
 
-// PubPod is `Pod` of the pub family's schemas.
-//
-// A Kubernetes Pod, reduced to what the PUB decisions read; unknown fields are ignored
-// (spec fields are kept in [`PodSpec::rest`] / [`Container::rest`]).
-type PubPod struct {
-	// `metadata`.
-	Metadata *PubPodMeta `json:"metadata,omitempty"`
-
-	// `spec`.
-	Spec *PubPodSpec `json:"spec,omitempty"`
-
-	// `status`.
-	Status *PubPodStatus `json:"status,omitempty"`
-}
+// PubOwnerReference is K8sOwnerReference, the `OwnerReference` the families share (zz_generated_k8s.go).
+type PubOwnerReference = K8sOwnerReference
 
 // PubPodMatch is `PodMatch` of the pub family's schemas.
 //
@@ -470,39 +369,6 @@ type PubPodMeta struct {
 	Namespace *string `json:"namespace,omitempty"`
 }
 
-// PubPodSpec is `PodSpec` of the pub family's schemas.
-//
-// Pod `spec`: the containers typed, every other member kept verbatim in `rest`.
-type PubPodSpec struct {
-	// `spec.containers` (`None` = absent, distinct from `[]` for the deep comparison).
-	Containers *[]PubContainer `json:"containers,omitempty"`
-
-	// `spec.initContainers`.
-	InitContainers *[]PubContainer `json:"initContainers,omitempty"`
-
-	// Extra holds the other members, kept verbatim.
-	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// UnmarshalJSON reads the known members and keeps the others in Extra.
-func (v *PubPodSpec) UnmarshalJSON(b []byte) error {
-	type plain PubPodSpec
-	var p plain
-	extra, err := unmarshalOpen(b, &p, "containers", "initContainers")
-	if err != nil {
-		return err
-	}
-	p.Extra = extra
-	*v = PubPodSpec(p)
-	return nil
-}
-
-// MarshalJSON writes the known members and those of Extra.
-func (v PubPodSpec) MarshalJSON() ([]byte, error) {
-	type plain PubPodSpec
-	return marshalOpen(plain(v), v.Extra)
-}
-
 // PubPodStateOutput is `PodState` of the pub family's schemas.
 //
 // The three predicates together (`pub.pod_state`).
@@ -523,20 +389,6 @@ type PubPodStateOutput struct {
 type PubPodStateInput struct {
 	// The pod, as the API server prints it (a JSON object).
 	Pod PubPod `json:"pod"`
-}
-
-// PubPodStatus is `PodStatus` of the pub family's schemas.
-//
-// Pod `status`: phase, conditions, container statuses.
-type PubPodStatus struct {
-	// `status.conditions` (`null` = none).
-	Conditions *[]K8sCondition `json:"conditions,omitempty"`
-
-	// `status.containerStatuses` (`null` = none).
-	ContainerStatuses *[]PubContainerStatus `json:"containerStatuses,omitempty"`
-
-	// `status.phase` (`Running`, `Pending`, `Succeeded`, `Failed`, ...; absent = `""`).
-	Phase *string `json:"phase,omitempty"`
 }
 
 // PubProtectOperationsInput is `ProtectOperationsInput` of the pub family's schemas.
@@ -586,6 +438,62 @@ type PubPub struct {
 	Status *PubPubStatus `json:"status,omitempty"`
 }
 
+// PubContainer is `PubContainer` of the pub family's schemas.
+//
+// One container: name, image, env, resources, resizePolicy typed; the rest verbatim.
+type PubContainer struct {
+	// `env`.
+	Env *[]PubEnvVar `json:"env,omitempty"`
+
+	// `image` (absent = `""`).
+	Image *string `json:"image,omitempty"`
+
+	// `name`.
+	Name *string `json:"name,omitempty"`
+
+	// `resizePolicy`.
+	ResizePolicy *[]PubResizePolicy `json:"resizePolicy,omitempty"`
+
+	// `resources`.
+	Resources *PubResources `json:"resources,omitempty"`
+
+	// Extra holds the other members, kept verbatim.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON reads the known members and keeps the others in Extra.
+func (v *PubContainer) UnmarshalJSON(b []byte) error {
+	type plain PubContainer
+	var p plain
+	extra, err := unmarshalOpen(b, &p, "env", "image", "name", "resizePolicy", "resources")
+	if err != nil {
+		return err
+	}
+	p.Extra = extra
+	*v = PubContainer(p)
+	return nil
+}
+
+// MarshalJSON writes the known members and those of Extra.
+func (v PubContainer) MarshalJSON() ([]byte, error) {
+	type plain PubContainer
+	return marshalOpen(plain(v), v.Extra)
+}
+
+// PubContainerStatus is `PubContainerStatus` of the pub family's schemas.
+//
+// One container status.
+type PubContainerStatus struct {
+	// `image` as the kubelet reports it.
+	Image *string `json:"image,omitempty"`
+
+	// `imageID`, e.g. `docker-pullable://nginx@sha256:...`.
+	ImageID *string `json:"imageID,omitempty"`
+
+	// `name`.
+	Name *string `json:"name,omitempty"`
+}
+
 // PubPubCover is `PubCover` of the pub family's schemas.
 //
 // The pods one PUB covers.
@@ -595,6 +503,39 @@ type PubPubCover struct {
 
 	// Indexes into `pods` of the pods `GetPodsForPub` answers, ascending.
 	Pods []uint `json:"pods"`
+}
+
+// PubEnvVar is `PubEnvVar` of the pub family's schemas.
+//
+// One `env` entry.
+type PubEnvVar struct {
+	// `name`.
+	Name *string `json:"name,omitempty"`
+
+	// `value` (absent = `""`).
+	Value *string `json:"value,omitempty"`
+
+	// Extra holds the other members, kept verbatim.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON reads the known members and keeps the others in Extra.
+func (v *PubEnvVar) UnmarshalJSON(b []byte) error {
+	type plain PubEnvVar
+	var p plain
+	extra, err := unmarshalOpen(b, &p, "name", "value")
+	if err != nil {
+		return err
+	}
+	p.Extra = extra
+	*v = PubEnvVar(p)
+	return nil
+}
+
+// MarshalJSON writes the known members and those of Extra.
+func (v PubEnvVar) MarshalJSON() ([]byte, error) {
+	type plain PubEnvVar
+	return marshalOpen(plain(v), v.Extra)
 }
 
 // PubPubMeta is `PubMeta` of the pub family's schemas.
@@ -612,6 +553,68 @@ type PubPubMeta struct {
 
 	// `metadata.namespace`.
 	Namespace *string `json:"namespace,omitempty"`
+}
+
+// PubPod is `PubPod` of the pub family's schemas.
+//
+// A Kubernetes Pod, reduced to what the PUB decisions read; unknown fields are ignored
+// (spec fields are kept in [`PodSpec::rest`] / [`Container::rest`]).
+type PubPod struct {
+	// `metadata`.
+	Metadata *PubPodMeta `json:"metadata,omitempty"`
+
+	// `spec`.
+	Spec *PubPodSpec `json:"spec,omitempty"`
+
+	// `status`.
+	Status *PubPodStatus `json:"status,omitempty"`
+}
+
+// PubPodSpec is `PubPodSpec` of the pub family's schemas.
+//
+// Pod `spec`: the containers typed, every other member kept verbatim in `rest`.
+type PubPodSpec struct {
+	// `spec.containers` (`None` = absent, distinct from `[]` for the deep comparison).
+	Containers *[]PubContainer `json:"containers,omitempty"`
+
+	// `spec.initContainers`.
+	InitContainers *[]PubContainer `json:"initContainers,omitempty"`
+
+	// Extra holds the other members, kept verbatim.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON reads the known members and keeps the others in Extra.
+func (v *PubPodSpec) UnmarshalJSON(b []byte) error {
+	type plain PubPodSpec
+	var p plain
+	extra, err := unmarshalOpen(b, &p, "containers", "initContainers")
+	if err != nil {
+		return err
+	}
+	p.Extra = extra
+	*v = PubPodSpec(p)
+	return nil
+}
+
+// MarshalJSON writes the known members and those of Extra.
+func (v PubPodSpec) MarshalJSON() ([]byte, error) {
+	type plain PubPodSpec
+	return marshalOpen(plain(v), v.Extra)
+}
+
+// PubPodStatus is `PubPodStatus` of the pub family's schemas.
+//
+// Pod `status`: phase, conditions, container statuses.
+type PubPodStatus struct {
+	// `status.conditions` (`null` = none).
+	Conditions *[]K8sCondition `json:"conditions,omitempty"`
+
+	// `status.containerStatuses` (`null` = none).
+	ContainerStatuses *[]PubContainerStatus `json:"containerStatuses,omitempty"`
+
+	// `status.phase` (`Running`, `Pending`, `Succeeded`, `Failed`, ...; absent = `""`).
+	Phase *string `json:"phase,omitempty"`
 }
 
 // PubPubSpec is `PubSpec` of the pub family's schemas.
@@ -927,6 +930,9 @@ const PubValidationCodeMinAvailableOver100Percent PubValidationCode = "min_avail
 // PubValidationCodeSelectorOrTargetRefImmutable is "selector_or_target_ref_immutable": An update changes `spec.selector` or `spec.targetRef`.
 const PubValidationCodeSelectorOrTargetRefImmutable PubValidationCode = "selector_or_target_ref_immutable"
 
+// PubWebhookNamespace is K8sWebhookNamespace, the `WebhookNamespace` the families share (zz_generated_k8s.go).
+type PubWebhookNamespace = K8sWebhookNamespace
+
 // PubProtectOperations calls "pub.protect_operations": PUB protected operations from kruise.io/pub-protect-operations (pubcontrol isNeedPubProtection).
 //
 // OpenKruise source: pkg/control/pubcontrol/pub_control_utils.go isNeedPubProtection; strict: pkg/webhook/podunavailablebudget/validating/pub_create_update_handler.go validatingPodUnavailableBudgetFn.
@@ -975,7 +981,7 @@ func PubStatus(in PubStatusInput) (PubStatusOutput, error) {
 //
 // OpenKruise source: pkg/webhook/pod/validating/pod_unavailable_budget.go podUnavailableBudgetValidatingPod; pkg/control/pubcontrol/pub_control_utils.go PodUnavailableBudgetValidatePod.
 //
-// Errors are *Error with Kind "invalid_input" (Field names the member).
+// Errors are *Error with Kind "invalid_label_selector", "invalid_input" (Field names the member).
 func PubAdmit(in PubAdmitInput) (PubAdmitOutput, error) {
 	var out PubAdmitOutput
 	err := callTyped("pub.admit", in, &out)
@@ -986,7 +992,7 @@ func PubAdmit(in PubAdmitInput) (PubAdmitOutput, error) {
 //
 // OpenKruise source: pkg/webhook/pod/validating/pod_create_update_handler.go PodCreateHandler.Handle; pkg/webhook/pod/validating/pod_unavailable_budget.go podUnavailableBudgetValidatingPod.
 //
-// Errors are *Error with Kind "invalid_input" (Field names the member).
+// Errors are *Error with Kind "invalid_label_selector", "invalid_input" (Field names the member).
 func PubAdmitReview(in PubAdmitReviewInput) (PubAdmitReviewOutput, error) {
 	var out PubAdmitReviewOutput
 	err := callTyped("pub.admit_review", in, &out)

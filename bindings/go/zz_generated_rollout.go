@@ -9,8 +9,11 @@ import "encoding/json"
 // Input of `rollout.active_pods_order`.
 type RolloutActivePodsOrderInput struct {
 	// The pods; absent or null: none.
-	Pods *[]RolloutPod `json:"pods,omitempty"`
+	Pods *[]K8sPod `json:"pods,omitempty"`
 }
+
+// RolloutAffinity is K8sAffinity, the `Affinity` the families share (zz_generated_k8s.go).
+type RolloutAffinity = K8sAffinity
 
 // RolloutCloneSetSpec is `CloneSetSpec` of the rollout family's schemas.
 //
@@ -44,6 +47,175 @@ type RolloutCloneSetStrategy struct {
 	Partition *IntOrPercent `json:"partition,omitempty"`
 
 	// `ReCreate`, `InPlaceIfPossible` or `InPlaceOnly` (absent: `""`, `unsupported_type`).
+	Type *string `json:"type,omitempty"`
+}
+
+// RolloutClonesetPodsCloneSet is `ClonesetPodsCloneSet` of the rollout family's schemas.
+//
+// The CloneSet (`apps.kruise.io/v1alpha1`), reduced to the members read.
+type RolloutClonesetPodsCloneSet struct {
+	// `metadata`.
+	Metadata *RolloutClonesetPodsMeta `json:"metadata,omitempty"`
+
+	// `spec`.
+	Spec *RolloutClonesetPodsSpec `json:"spec,omitempty"`
+
+	// `status`.
+	Status *RolloutClonesetPodsStatus `json:"status,omitempty"`
+}
+
+// RolloutClonesetPodsFeatureGates is `ClonesetPodsFeatureGates` of the rollout family's schemas.
+//
+// Feature gates read by the two fns.
+type RolloutClonesetPodsFeatureGates struct {
+	// `CloneSetPartitionRollback` (a larger partition rolls pods back); absent: off.
+	CloneSetPartitionRollback *bool `json:"cloneSetPartitionRollback,omitempty"`
+
+	// `PreparingUpdateAsUpdate` (scale path: a `PreparingUpdate` pod counts as updated);
+	// absent: off.
+	PreparingUpdateAsUpdate *bool `json:"preparingUpdateAsUpdate,omitempty"`
+}
+
+// RolloutClonesetPodsInput is `ClonesetPodsInput` of the rollout family's schemas.
+//
+// Input of `rollout.cloneset_pods_to_update` and `rollout.cloneset_pods_to_delete`.
+type RolloutClonesetPodsInput struct {
+	// The CloneSet.
+	CloneSet RolloutClonesetPodsCloneSet `json:"cloneSet"`
+
+	// The current revision's name; absent or null: `cloneSet.status.currentRevision`; empty:
+	// the update revision.
+	CurrentRevision *string `json:"currentRevision,omitempty"`
+
+	// Feature gates; absent: all off.
+	FeatureGates *RolloutClonesetPodsFeatureGates `json:"featureGates,omitempty"`
+
+	// The reconcile time, RFC 3339 (availability under `minReadySeconds`).
+	Now string `json:"now"`
+
+	// Its pods as listed (at most 5,000); pods with a `deletionTimestamp` or in phase
+	// `Succeeded`/`Failed` are skipped; absent: none.
+	Pods *[]RolloutClonesetPodsPod `json:"pods,omitempty"`
+
+	// The controller flag `--cloneset-scaling-exclude-preparing-delete` (the CloneSet label of
+	// that name also switches it on); absent: off.
+	ScalingExcludePreparingDelete *bool `json:"scalingExcludePreparingDelete,omitempty"`
+
+	// The update revision's name; absent or null: `cloneSet.status.updateRevision`.
+	UpdateRevision *string `json:"updateRevision,omitempty"`
+}
+
+// RolloutClonesetPodsMeta is `ClonesetPodsMeta` of the rollout family's schemas.
+//
+// `metadata` of the CloneSet.
+type RolloutClonesetPodsMeta struct {
+	// `labels` (`apps.kruise.io/cloneset-scaling-exclude-preparing-delete: "true"`).
+	Labels *map[string]string `json:"labels,omitempty"`
+
+	// `uid`; absent or empty switches the owner check off.
+	Uid *string `json:"uid,omitempty"`
+}
+
+// RolloutClonesetPodsPod is `ClonesetPodsPod` of the rollout family's schemas.
+//
+// A pod as `kubectl get -o json` prints it, reduced to the members read.
+type RolloutClonesetPodsPod struct {
+	// `metadata`.
+	Metadata *RolloutClonesetPodsPodMeta `json:"metadata,omitempty"`
+
+	// `spec`: `nodeName`, `initContainers` (sidecar restarts).
+	Spec *K8sPodSpec `json:"spec,omitempty"`
+
+	// `status`: phase, conditions (`Ready`, `InPlaceUpdateReady`), container restarts.
+	Status *K8sPodStatus `json:"status,omitempty"`
+}
+
+// RolloutClonesetPodsPodMeta is `ClonesetPodsPodMeta` of the rollout family's schemas.
+//
+// `metadata` of a pod (other members ignored).
+type RolloutClonesetPodsPodMeta struct {
+	// `annotations`: `apps.kruise.io/inplace-update-grace` (or `inplace-update-grace`),
+	// `controller.kubernetes.io/pod-deletion-cost`.
+	Annotations *map[string]string `json:"annotations,omitempty"`
+
+	// `creationTimestamp` (RFC 3339; absent or null is the zero time).
+	CreationTimestamp *string `json:"creationTimestamp,omitempty"`
+
+	// `deletionTimestamp` (RFC 3339); set: the pod is skipped (not active).
+	DeletionTimestamp *string `json:"deletionTimestamp,omitempty"`
+
+	// `finalizers` (lifecycle hooks).
+	Finalizers *[]string `json:"finalizers,omitempty"`
+
+	// `labels`: `controller-revision-hash`, `lifecycle.apps.kruise.io/state`,
+	// `apps.kruise.io/specified-delete`, the priority / scatter / lifecycle hook labels.
+	Labels *map[string]string `json:"labels,omitempty"`
+
+	// `name`.
+	Name *string `json:"name,omitempty"`
+
+	// `ownerReferences` (their `uid`s are checked against the CloneSet's).
+	OwnerReferences *[]K8sOwnerReference `json:"ownerReferences,omitempty"`
+
+	// `uid` (the same-node ranker keys its ranks by it).
+	Uid *string `json:"uid,omitempty"`
+}
+
+// RolloutClonesetPodsSpec is `ClonesetPodsSpec` of the rollout family's schemas.
+//
+// `spec` of the CloneSet.
+type RolloutClonesetPodsSpec struct {
+	// `lifecycle`.
+	Lifecycle *RolloutLifecycle `json:"lifecycle,omitempty"`
+
+	// `minReadySeconds`; absent: 0.
+	MinReadySeconds *int32 `json:"minReadySeconds,omitempty"`
+
+	// `replicas`; absent or null: 1 (the API default).
+	Replicas *int32 `json:"replicas,omitempty"`
+
+	// `scaleStrategy`.
+	ScaleStrategy *RolloutScaleStrategy `json:"scaleStrategy,omitempty"`
+
+	// `updateStrategy`.
+	UpdateStrategy *RolloutClonesetPodsUpdateStrategy `json:"updateStrategy,omitempty"`
+}
+
+// RolloutClonesetPodsStatus is `ClonesetPodsStatus` of the rollout family's schemas.
+//
+// `status` of the CloneSet (the revisions).
+type RolloutClonesetPodsStatus struct {
+	// `currentRevision`: the default of the input's `currentRevision`.
+	CurrentRevision *string `json:"currentRevision,omitempty"`
+
+	// `updateRevision`: the default of the input's `updateRevision`.
+	UpdateRevision *string `json:"updateRevision,omitempty"`
+}
+
+// RolloutClonesetPodsUpdateStrategy is `ClonesetPodsUpdateStrategy` of the rollout family's schemas.
+//
+// `spec.updateStrategy` (v1alpha1 layout).
+type RolloutClonesetPodsUpdateStrategy struct {
+	// `maxSurge`, int-or-percent; absent: 0.
+	MaxSurge *IntOrPercent `json:"maxSurge,omitempty"`
+
+	// `maxUnavailable`, int-or-percent; absent: `"20%"`.
+	MaxUnavailable *IntOrPercent `json:"maxUnavailable,omitempty"`
+
+	// `partition`, int-or-percent of `replicas` (rounded up); absent: 0.
+	Partition *IntOrPercent `json:"partition,omitempty"`
+
+	// `paused`: no pod is updated.
+	Paused *bool `json:"paused,omitempty"`
+
+	// `priorityStrategy`.
+	PriorityStrategy *RolloutPriorityStrategy `json:"priorityStrategy,omitempty"`
+
+	// `scatterStrategy`.
+	ScatterStrategy *[]RolloutScatterTerm `json:"scatterStrategy,omitempty"`
+
+	// `type`: `ReCreate`, `InPlaceIfPossible`, `InPlaceOnly` or `OnDelete`; absent or `""`:
+	// `ReCreate`. Any other value is `invalid_input`.
 	Type *string `json:"type,omitempty"`
 }
 
@@ -100,7 +272,7 @@ type RolloutClonesetStatusInput struct {
 	Now string `json:"now"`
 
 	// Its pods as listed (inactive ones are skipped, as the controller skips them); absent: none.
-	Pods *[]RolloutStatusPod `json:"pods,omitempty"`
+	Pods *[]K8sPod `json:"pods,omitempty"`
 
 	// The update revision's name (the ControllerRevision of the current template); absent or
 	// null: `cloneSet.status.updateRevision`.
@@ -232,6 +404,12 @@ type RolloutCompletion struct {
 	Message string `json:"message"`
 }
 
+// RolloutCondition is K8sCondition, the `Condition` the families share (zz_generated_k8s.go).
+type RolloutCondition = K8sCondition
+
+// RolloutContainer is K8sContainer, the `Container` the families share (zz_generated_k8s.go).
+type RolloutContainer = K8sContainer
+
 // RolloutContainerRefMetadata is `ContainerRefMetadata` of the rollout family's schemas.
 //
 // Labels and annotations a container reads through the downward API, with their new values.
@@ -253,6 +431,12 @@ type RolloutContainerResources struct {
 	// `requests` to set (cpu, memory).
 	Requests map[string]string `json:"requests"`
 }
+
+// RolloutContainerState is K8sContainerState, the `ContainerState` the families share (zz_generated_k8s.go).
+type RolloutContainerState = K8sContainerState
+
+// RolloutContainerStateTerminated is K8sContainerStateTerminated, the `ContainerStateTerminated` the families share (zz_generated_k8s.go).
+type RolloutContainerStateTerminated = K8sContainerStateTerminated
 
 // RolloutContainerStatus is K8sContainerStatus, the `ContainerStatus` the families share (zz_generated_k8s.go).
 type RolloutContainerStatus = K8sContainerStatus
@@ -365,6 +549,266 @@ type RolloutDaemonsetNodesNeedingPodsInput struct {
 	Progressive *bool `json:"progressive,omitempty"`
 }
 
+// RolloutDaemonsetStatusDaemonSet is `DaemonsetStatusDaemonSet` of the rollout family's schemas.
+//
+// The Advanced DaemonSet (members read).
+type RolloutDaemonsetStatusDaemonSet struct {
+	// `metadata`.
+	Metadata *RolloutDaemonsetStatusObjectMeta `json:"metadata,omitempty"`
+
+	// `spec`.
+	Spec *RolloutDaemonsetStatusSpec `json:"spec,omitempty"`
+
+	// The entry `status` (compared to decide whether the controller writes).
+	Status *RolloutDaemonsetStatusFields `json:"status,omitempty"`
+}
+
+// RolloutDaemonsetStatusFields is `DaemonsetStatusFields` of the rollout family's schemas.
+//
+// An Advanced DaemonSet `status` (the members the controller writes; others ignored).
+type RolloutDaemonsetStatusFields struct {
+	// Nodes that should run the pod and run at least one.
+	CurrentNumberScheduled *int32 `json:"currentNumberScheduled,omitempty"`
+
+	// Nodes that should run the pod.
+	DesiredNumberScheduled *int32 `json:"desiredNumberScheduled,omitempty"`
+
+	// Nodes that should run the pod whose first pod is available.
+	NumberAvailable *int32 `json:"numberAvailable,omitempty"`
+
+	// Nodes that run the pod but should not.
+	NumberMisscheduled *int32 `json:"numberMisscheduled,omitempty"`
+
+	// Nodes that should run the pod whose first pod is ready.
+	NumberReady *int32 `json:"numberReady,omitempty"`
+
+	// `desiredNumberScheduled − numberAvailable`.
+	NumberUnavailable *int32 `json:"numberUnavailable,omitempty"`
+
+	// The generation the status reflects.
+	ObservedGeneration *int64 `json:"observedGeneration,omitempty"`
+
+	// The update revision's hash.
+	UpdateRevision *string `json:"updateRevision,omitempty"`
+
+	// Nodes that should run the pod whose first pod is on `hash` (or the template generation).
+	UpdatedNumberScheduled *int32 `json:"updatedNumberScheduled,omitempty"`
+}
+
+// RolloutDaemonsetStatusFieldsOutput is `DaemonsetStatusFieldsOutput` of the rollout family's schemas.
+//
+// An Advanced DaemonSet `status` (the members the controller writes; others ignored).
+type RolloutDaemonsetStatusFieldsOutput struct {
+	// Nodes that should run the pod and run at least one.
+	CurrentNumberScheduled *int32 `json:"currentNumberScheduled"`
+
+	// Nodes that should run the pod.
+	DesiredNumberScheduled *int32 `json:"desiredNumberScheduled"`
+
+	// Nodes that should run the pod whose first pod is available.
+	NumberAvailable *int32 `json:"numberAvailable"`
+
+	// Nodes that run the pod but should not.
+	NumberMisscheduled *int32 `json:"numberMisscheduled"`
+
+	// Nodes that should run the pod whose first pod is ready.
+	NumberReady *int32 `json:"numberReady"`
+
+	// `desiredNumberScheduled − numberAvailable`.
+	NumberUnavailable *int32 `json:"numberUnavailable"`
+
+	// The generation the status reflects.
+	ObservedGeneration *int64 `json:"observedGeneration"`
+
+	// The update revision's hash.
+	UpdateRevision *string `json:"updateRevision"`
+
+	// Nodes that should run the pod whose first pod is on `hash` (or the template generation).
+	UpdatedNumberScheduled *int32 `json:"updatedNumberScheduled"`
+}
+
+// RolloutDaemonsetStatusInput is `DaemonsetStatusInput` of the rollout family's schemas.
+//
+// Input of `rollout.daemonset_status`.
+type RolloutDaemonsetStatusInput struct {
+	// The Advanced DaemonSet.
+	DaemonSet RolloutDaemonsetStatusDaemonSet `json:"daemonSet"`
+
+	// The update revision's hash (the `controller-revision-hash` of the current
+	// ControllerRevision); empty: only the template generation marks a pod updated.
+	Hash *string `json:"hash,omitempty"`
+
+	// Every node of the cluster; absent or null: none.
+	Nodes *[]RolloutDaemonsetStatusNode `json:"nodes,omitempty"`
+
+	// The reconcile time, RFC 3339 (availability under `minReadySeconds`).
+	Now string `json:"now"`
+
+	// The DaemonSet's pods (those it owns or adopts, terminating ones included); absent or null:
+	// none.
+	Pods *[]RolloutDaemonsetStatusPod `json:"pods,omitempty"`
+
+	// The sync got to its end (the controller then records `metadata.generation` as
+	// `observedGeneration`); `false`: it stopped early on unsatisfied expectations. Absent or
+	// null: `true`.
+	UpdateObservedGeneration *bool `json:"updateObservedGeneration,omitempty"`
+}
+
+// RolloutDaemonsetStatusNode is `DaemonsetStatusNode` of the rollout family's schemas.
+//
+// A node (members read).
+type RolloutDaemonsetStatusNode struct {
+	// `metadata`: name and labels.
+	Metadata *RolloutDaemonsetStatusNodeMeta `json:"metadata,omitempty"`
+
+	// `spec`: taints.
+	Spec *RolloutDaemonsetStatusNodeSpec `json:"spec,omitempty"`
+}
+
+// RolloutDaemonsetStatusNodeMeta is `DaemonsetStatusNodeMeta` of the rollout family's schemas.
+//
+// A node's `metadata` (members read).
+type RolloutDaemonsetStatusNodeMeta struct {
+	// `labels`.
+	Labels *map[string]string `json:"labels,omitempty"`
+
+	// `name`.
+	Name *string `json:"name,omitempty"`
+}
+
+// RolloutDaemonsetStatusNodeSpec is `DaemonsetStatusNodeSpec` of the rollout family's schemas.
+//
+// A node's `spec` (only `taints` is read).
+type RolloutDaemonsetStatusNodeSpec struct {
+	// `taints`.
+	Taints *[]K8sTaint `json:"taints,omitempty"`
+}
+
+// RolloutDaemonsetStatusObjectMeta is `DaemonsetStatusObjectMeta` of the rollout family's schemas.
+//
+// The DaemonSet's `metadata` (members read).
+type RolloutDaemonsetStatusObjectMeta struct {
+	// `annotations` (`deprecated.daemonset.template.generation` is read).
+	Annotations *map[string]string `json:"annotations,omitempty"`
+
+	// `generation`; absent: 0.
+	Generation *int64 `json:"generation,omitempty"`
+}
+
+// RolloutDaemonsetStatusOutput is `DaemonsetStatusOutput` of the rollout family's schemas.
+//
+// Output of `rollout.daemonset_status`.
+type RolloutDaemonsetStatusOutput struct {
+	// The controller writes the status: a counter or the update revision differs from the entry
+	// status, or the entry `observedGeneration` is below `metadata.generation`.
+	Changed bool `json:"changed"`
+
+	// The controller requeues the DaemonSet after this many seconds (`minReadySeconds`, when it is
+	// not negative and some ready pod is not yet available); null: no requeue.
+	RequeueAfterSeconds *int32 `json:"requeueAfterSeconds"`
+
+	// The status after the sync: the entry status when `changed` is false, else the one written.
+	Status RolloutDaemonsetStatusFieldsOutput `json:"status"`
+}
+
+// RolloutDaemonsetStatusPod is `DaemonsetStatusPod` of the rollout family's schemas.
+//
+// A daemon pod (members read).
+type RolloutDaemonsetStatusPod struct {
+	// `metadata`.
+	Metadata *RolloutDaemonsetStatusPodMeta `json:"metadata,omitempty"`
+
+	// `spec`.
+	Spec *RolloutDaemonsetStatusPodSpec `json:"spec,omitempty"`
+
+	// `status`.
+	Status *RolloutDaemonsetStatusPodStatus `json:"status,omitempty"`
+}
+
+// RolloutDaemonsetStatusPodMeta is `DaemonsetStatusPodMeta` of the rollout family's schemas.
+//
+// A pod's `metadata` (members read).
+type RolloutDaemonsetStatusPodMeta struct {
+	// `creationTimestamp`, RFC 3339; absent or null: the zero time (oldest).
+	CreationTimestamp *string `json:"creationTimestamp,omitempty"`
+
+	// `labels` (`controller-revision-hash`, `pod-template-generation`).
+	Labels *map[string]string `json:"labels,omitempty"`
+
+	// `name` (orders pods created at the same time).
+	Name *string `json:"name,omitempty"`
+}
+
+// RolloutDaemonsetStatusPodSpec is `DaemonsetStatusPodSpec` of the rollout family's schemas.
+//
+// A pod's `spec` (members read).
+type RolloutDaemonsetStatusPodSpec struct {
+	// `affinity` (its required node affinity's `matchFields`).
+	Affinity *K8sAffinity `json:"affinity,omitempty"`
+
+	// `nodeName`; empty: the pod is not bound and targets the node its required node affinity
+	// names.
+	NodeName *string `json:"nodeName,omitempty"`
+
+	// `readinessGates`.
+	ReadinessGates *[]RolloutDaemonsetStatusReadinessGate `json:"readinessGates,omitempty"`
+}
+
+// RolloutDaemonsetStatusPodStatus is `DaemonsetStatusPodStatus` of the rollout family's schemas.
+//
+// A pod's `status` (only `conditions` is read).
+type RolloutDaemonsetStatusPodStatus struct {
+	// `conditions` (`Ready`, `InPlaceUpdateReady`).
+	Conditions *[]K8sCondition `json:"conditions,omitempty"`
+}
+
+// RolloutDaemonsetStatusReadinessGate is `DaemonsetStatusReadinessGate` of the rollout family's schemas.
+//
+// One `spec.readinessGates[]` entry.
+type RolloutDaemonsetStatusReadinessGate struct {
+	// `conditionType`.
+	ConditionType *string `json:"conditionType,omitempty"`
+}
+
+// RolloutDaemonsetStatusSpec is `DaemonsetStatusSpec` of the rollout family's schemas.
+//
+// The DaemonSet's `spec` (members read).
+type RolloutDaemonsetStatusSpec struct {
+	// Seconds a ready pod must stay ready to be available; absent: 0.
+	MinReadySeconds *int32 `json:"minReadySeconds,omitempty"`
+
+	// The pod template.
+	Template *RolloutDaemonsetStatusTemplate `json:"template,omitempty"`
+}
+
+// RolloutDaemonsetStatusTemplate is `DaemonsetStatusTemplate` of the rollout family's schemas.
+//
+// `spec.template` (only its `spec` is read).
+type RolloutDaemonsetStatusTemplate struct {
+	// The pod spec.
+	Spec *RolloutDaemonsetStatusTemplateSpec `json:"spec,omitempty"`
+}
+
+// RolloutDaemonsetStatusTemplateSpec is `DaemonsetStatusTemplateSpec` of the rollout family's schemas.
+//
+// The pod template's `spec` as the predicates read it (other members ignored).
+type RolloutDaemonsetStatusTemplateSpec struct {
+	// `affinity` (its required node affinity).
+	Affinity *K8sAffinity `json:"affinity,omitempty"`
+
+	// `hostNetwork`: also tolerate `node.kubernetes.io/network-unavailable`.
+	HostNetwork *bool `json:"hostNetwork,omitempty"`
+
+	// `nodeName`; non-empty: only that node should run the pod.
+	NodeName *string `json:"nodeName,omitempty"`
+
+	// `nodeSelector`: labels every node running the pod must carry.
+	NodeSelector *map[string]string `json:"nodeSelector,omitempty"`
+
+	// `tolerations` (the daemon tolerations are added).
+	Tolerations *[]K8sToleration `json:"tolerations,omitempty"`
+}
+
 // RolloutDaemonsetUpdateNodesInput is `DaemonsetUpdateNodesInput` of the rollout family's schemas.
 //
 // Input of `rollout.daemonset_update_nodes`.
@@ -383,6 +827,20 @@ type RolloutDaemonsetUpdateNodesInput struct {
 	// absent: false.
 	Selector *bool `json:"selector,omitempty"`
 }
+
+// RolloutDeletedPod is `DeletedPod` of the rollout family's schemas.
+//
+// One pod the scale path acts on.
+type RolloutDeletedPod struct {
+	// What happens to it.
+	Action RolloutPodAction `json:"action"`
+
+	// `metadata.name`.
+	Name string `json:"name"`
+}
+
+// RolloutEnvVar is K8sEnvVar, the `EnvVar` the families share (zz_generated_k8s.go).
+type RolloutEnvVar = K8sEnvVar
 
 // RolloutFinding is `Finding` of the rollout family's schemas.
 //
@@ -465,9 +923,6 @@ type RolloutHealthOutput struct {
 	// The verdict.
 	Status RolloutHealthType `json:"status"`
 }
-
-// RolloutInitContainer is K8sInitContainer, the `InitContainer` the families share (zz_generated_k8s.go).
-type RolloutInitContainer = K8sInitContainer
 
 // RolloutInplaceAction is `InplaceAction` of the rollout family's schemas.
 //
@@ -577,6 +1032,31 @@ type RolloutJsonPatchOperation struct {
 // RolloutLabelSelector is K8sLabelSelector, the `LabelSelector` the families share (zz_generated_k8s.go).
 type RolloutLabelSelector = K8sLabelSelector
 
+// RolloutLifecycle is `Lifecycle` of the rollout family's schemas.
+//
+// `spec.lifecycle`.
+type RolloutLifecycle struct {
+	// `inPlaceUpdate` (its `markPodNotReady` is read).
+	InPlaceUpdate *RolloutLifecycleHook `json:"inPlaceUpdate,omitempty"`
+
+	// `preDelete`: a hooked pod goes to `PreparingDelete` instead of being deleted.
+	PreDelete *RolloutLifecycleHook `json:"preDelete,omitempty"`
+}
+
+// RolloutLifecycleHook is `LifecycleHook` of the rollout family's schemas.
+//
+// A lifecycle hook (`spec.lifecycle.preDelete` / `inPlaceUpdate`).
+type RolloutLifecycleHook struct {
+	// `finalizersHandler`: a pod with any of these finalizers is hooked.
+	FinalizersHandler *[]string `json:"finalizersHandler,omitempty"`
+
+	// `labelsHandler`: a pod with any of these labels (same value) is hooked.
+	LabelsHandler *map[string]string `json:"labelsHandler,omitempty"`
+
+	// `markPodNotReady`.
+	MarkPodNotReady *bool `json:"markPodNotReady,omitempty"`
+}
+
 // RolloutLifecycleState is `LifecycleState` of the rollout family's schemas.
 //
 // A pod's lifecycle state (label `lifecycle.apps.kruise.io/state`); `""` is [`LifecycleState::None`].
@@ -618,6 +1098,18 @@ type RolloutNode struct {
 	State RolloutNodeState `json:"state"`
 }
 
+// RolloutNodeAffinity is K8sNodeAffinity, the `NodeAffinity` the families share (zz_generated_k8s.go).
+type RolloutNodeAffinity = K8sNodeAffinity
+
+// RolloutNodeSelector is K8sNodeSelector, the `NodeSelector` the families share (zz_generated_k8s.go).
+type RolloutNodeSelector = K8sNodeSelector
+
+// RolloutNodeSelectorRequirement is K8sNodeSelectorRequirement, the `NodeSelectorRequirement` the families share (zz_generated_k8s.go).
+type RolloutNodeSelectorRequirement = K8sNodeSelectorRequirement
+
+// RolloutNodeSelectorTerm is K8sNodeSelectorTerm, the `NodeSelectorTerm` the families share (zz_generated_k8s.go).
+type RolloutNodeSelectorTerm = K8sNodeSelectorTerm
+
 // RolloutNodeState is `NodeState` of the rollout family's schemas.
 //
 // Where a node stands in a rolling update.
@@ -631,6 +1123,20 @@ const RolloutNodeStateUpdating RolloutNodeState = "updating"
 
 // RolloutNodeStateOld is "old": Exactly one live old pod.
 const RolloutNodeStateOld RolloutNodeState = "old"
+
+// RolloutObjectMeta is K8sObjectMeta, the `ObjectMeta` the families share (zz_generated_k8s.go).
+type RolloutObjectMeta = K8sObjectMeta
+
+// RolloutOrderTerm is `OrderTerm` of the rollout family's schemas.
+//
+// One `orderPriority[]` term.
+type RolloutOrderTerm struct {
+	// `orderedKey`: a label whose value's trailing digits order the pods (higher first).
+	OrderedKey *string `json:"orderedKey,omitempty"`
+}
+
+// RolloutOwnerReference is K8sOwnerReference, the `OwnerReference` the families share (zz_generated_k8s.go).
+type RolloutOwnerReference = K8sOwnerReference
 
 // RolloutPartitionInputCloneSet is `PartitionInputCloneSet` of the rollout family's schemas.
 //
@@ -689,73 +1195,31 @@ type RolloutPartitionOutput struct {
 	Partition int64 `json:"partition"`
 }
 
-// RolloutPod is `Pod` of the rollout family's schemas.
+// RolloutPod is K8sPod, the `Pod` the families share (zz_generated_k8s.go).
+type RolloutPod = K8sPod
+
+// RolloutPodAction is `PodAction` of the rollout family's schemas.
 //
-// A pod as the API server prints it, reduced to what `ActivePods.Less` reads. Absent or null
-// members read as Go's zero values; members not listed are ignored.
-type RolloutPod struct {
-	// `metadata`.
-	Metadata *RolloutPodMeta `json:"metadata,omitempty"`
+// What happens to one pod.
+type RolloutPodAction string
 
-	// `spec`.
-	Spec *RolloutPodSpec `json:"spec,omitempty"`
+// RolloutPodActionDelete is "Delete": The pod is deleted.
+const RolloutPodActionDelete RolloutPodAction = "Delete"
 
-	// `status`.
-	Status *RolloutPodStatus `json:"status,omitempty"`
-}
+// RolloutPodActionPreparingDelete is "PreparingDelete": Its `preDelete` hook holds it: it moves to lifecycle state `PreparingDelete`.
+const RolloutPodActionPreparingDelete RolloutPodAction = "PreparingDelete"
 
-// RolloutPodCondition is `PodCondition` of the rollout family's schemas.
-//
-// One `status.conditions[]` entry.
-type RolloutPodCondition struct {
-	// `lastTransitionTime` (absent or null is the zero time).
-	LastTransitionTime *string `json:"lastTransitionTime,omitempty"`
+// RolloutPodActionCancelDelete is "CancelDelete": It leaves `PreparingDelete` for `PreparingNormal`.
+const RolloutPodActionCancelDelete RolloutPodAction = "CancelDelete"
 
-	// `status`.
-	Status *string `json:"status,omitempty"`
+// RolloutPodActionKeep is "Keep": It stays in `PreparingDelete` (the hook still holds it).
+const RolloutPodActionKeep RolloutPodAction = "Keep"
 
-	// `type`.
-	Type *string `json:"type,omitempty"`
-}
+// RolloutPodSpec is K8sPodSpec, the `PodSpec` the families share (zz_generated_k8s.go).
+type RolloutPodSpec = K8sPodSpec
 
-// RolloutPodMeta is `PodMeta` of the rollout family's schemas.
-//
-// `metadata`.
-type RolloutPodMeta struct {
-	// `creationTimestamp` (RFC 3339; absent or null is the zero time).
-	CreationTimestamp *string `json:"creationTimestamp,omitempty"`
-
-	// `name`.
-	Name *string `json:"name,omitempty"`
-}
-
-// RolloutPodSpec is `PodSpec` of the rollout family's schemas.
-//
-// `spec`.
-type RolloutPodSpec struct {
-	// `initContainers` (their names and restart policies).
-	InitContainers *[]K8sInitContainer `json:"initContainers,omitempty"`
-
-	// `nodeName`.
-	NodeName *string `json:"nodeName,omitempty"`
-}
-
-// RolloutPodStatus is `PodStatus` of the rollout family's schemas.
-//
-// `status`.
-type RolloutPodStatus struct {
-	// `conditions`.
-	Conditions *[]RolloutPodCondition `json:"conditions,omitempty"`
-
-	// `containerStatuses`.
-	ContainerStatuses *[]K8sContainerStatus `json:"containerStatuses,omitempty"`
-
-	// `initContainerStatuses`.
-	InitContainerStatuses *[]K8sContainerStatus `json:"initContainerStatuses,omitempty"`
-
-	// `phase`.
-	Phase *string `json:"phase,omitempty"`
-}
+// RolloutPodStatus is K8sPodStatus, the `PodStatus` the families share (zz_generated_k8s.go).
+type RolloutPodStatus = K8sPodStatus
 
 // RolloutPodView is `PodView` of the rollout family's schemas.
 //
@@ -773,6 +1237,75 @@ type RolloutPodView struct {
 
 	// Its revision hash equals the update revision.
 	Updated bool `json:"updated"`
+}
+
+// RolloutClonesetPodsToDeleteOutput is `PodsToDeleteOutput` of the rollout family's schemas.
+//
+// Output of `rollout.cloneset_pods_to_delete`.
+type RolloutClonesetPodsToDeleteOutput struct {
+	// Pods to create (`scaleUpLimit`), when `step` is `ScaleUp`.
+	Create int64 `json:"create"`
+
+	// Of those, pods on the current revision (`scaleUpNumOldRevision`).
+	CreateCurrentRevision int64 `json:"createCurrentRevision"`
+
+	// Ready pods that may go (`deleteReadyLimit`) before this step uses it.
+	DeleteReadyLimit int64 `json:"deleteReadyLimit"`
+
+	// Chosen pods held back because they are ready and `deleteReadyLimit` is used up.
+	Limited []string `json:"limited"`
+
+	// The pods acted on, in the controller's order (for `ScaleDown`: old-revision pods first,
+	// each group in `ActivePodsWithRanks` order).
+	Pods []RolloutDeletedPod `json:"pods"`
+
+	// Excess pods (`scaleDownNum`), whatever the step.
+	ScaleDownNum int64 `json:"scaleDownNum"`
+
+	// Of those, pods on the current revision (`scaleDownNumOldRevision`).
+	ScaleDownNumOldRevision int64 `json:"scaleDownNumOldRevision"`
+
+	// The step the scale path takes in this pass.
+	Step RolloutScaleStep `json:"step"`
+}
+
+// RolloutClonesetPodsToUpdateOutput is `PodsToUpdateOutput` of the rollout family's schemas.
+//
+// Output of `rollout.cloneset_pods_to_update`.
+type RolloutClonesetPodsToUpdateOutput struct {
+	// The pods updated in this pass: the head of `updateOrder` the budget allows.
+	PodsToUpdate []string `json:"podsToUpdate"`
+
+	// The revision the pods move to (`updateRevision`, or `currentRevision` when rolling back);
+	// `""` when no pod moves.
+	TargetRevision string `json:"targetRevision"`
+
+	// Its unavailability budget.
+	UpdateMaxUnavailable int64 `json:"updateMaxUnavailable"`
+
+	// The update diff of `calculateDiffsWithExpectation` (pods to move to the update revision,
+	// negative: back to the current one); 0 when the pass stops before computing it.
+	UpdateNum int64 `json:"updateNum"`
+
+	// Every candidate in the controller's update order (default `ActivePods` order, then the
+	// priority and scatter sorters, then `PreparingUpdate` pods first).
+	UpdateOrder []string `json:"updateOrder"`
+
+	// The other active pods, candidates cut by the budget first (in update order), then the
+	// others in input order.
+	Waiting []RolloutWaitingPod `json:"waiting"`
+}
+
+// RolloutPriorityStrategy is `PriorityStrategy` of the rollout family's schemas.
+//
+// `updateStrategy.priorityStrategy`.
+type RolloutPriorityStrategy struct {
+	// `orderPriority`: the first term whose key the pod has gives its level (pods with none of
+	// the keys come first).
+	OrderPriority *[]RolloutOrderTerm `json:"orderPriority,omitempty"`
+
+	// `weightPriority`: used when non-empty (then `orderPriority` is ignored).
+	WeightPriority *[]RolloutWeightTerm `json:"weightPriority,omitempty"`
 }
 
 // RolloutProgressInput is `ProgressInput` of the rollout family's schemas.
@@ -942,6 +1475,56 @@ type RolloutScaleIntOrPercentInput struct {
 	Value *IntOrPercent `json:"value,omitempty"`
 }
 
+// RolloutScaleStep is `ScaleStep` of the rollout family's schemas.
+//
+// What the scale path does in this pass (it does one of these, then ends the pass).
+type RolloutScaleStep string
+
+// RolloutScaleStepNone is "None": Nothing to do.
+const RolloutScaleStepNone RolloutScaleStep = "None"
+
+// RolloutScaleStepCancelPreparingDelete is "CancelPreparingDelete": Pods in `PreparingDelete` move back to `PreparingNormal` (the CloneSet needs them again).
+const RolloutScaleStepCancelPreparingDelete RolloutScaleStep = "CancelPreparingDelete"
+
+// RolloutScaleStepScaleUp is "ScaleUp": Pods are created (`scaleUpNum` > 0); no pod is deleted.
+const RolloutScaleStepScaleUp RolloutScaleStep = "ScaleUp"
+
+// RolloutScaleStepDeletePreparingDelete is "DeletePreparingDelete": Pods already in `PreparingDelete` whose hook is gone are deleted.
+const RolloutScaleStepDeletePreparingDelete RolloutScaleStep = "DeletePreparingDelete"
+
+// RolloutScaleStepSpecifiedDelete is "SpecifiedDelete": Pods specified for deletion (`podsToDelete` or the label) are deleted or moved to
+// `PreparingDelete`.
+const RolloutScaleStepSpecifiedDelete RolloutScaleStep = "SpecifiedDelete"
+
+// RolloutScaleStepScaleDown is "ScaleDown": Excess pods are chosen and deleted or moved to `PreparingDelete`.
+const RolloutScaleStepScaleDown RolloutScaleStep = "ScaleDown"
+
+// RolloutScaleStepWaitForPlannedDeletions is "WaitForPlannedDeletions": There are excess pods, but pods specified for deletion or in `PreparingDelete` are still
+// pending, so the controller waits.
+const RolloutScaleStepWaitForPlannedDeletions RolloutScaleStep = "WaitForPlannedDeletions"
+
+// RolloutScaleStrategy is `ScaleStrategy` of the rollout family's schemas.
+//
+// `spec.scaleStrategy`.
+type RolloutScaleStrategy struct {
+	// `maxUnavailable`, int-or-percent; absent: no limit on creations.
+	MaxUnavailable *IntOrPercent `json:"maxUnavailable,omitempty"`
+
+	// `podsToDelete`: names of pods to delete.
+	PodsToDelete *[]string `json:"podsToDelete,omitempty"`
+}
+
+// RolloutScatterTerm is `ScatterTerm` of the rollout family's schemas.
+//
+// One `scatterStrategy[]` term.
+type RolloutScatterTerm struct {
+	// `key` (a label key).
+	Key *string `json:"key,omitempty"`
+
+	// `value` (a label value).
+	Value *string `json:"value,omitempty"`
+}
+
 // RolloutStatefulSetRollingUpdate is `StatefulSetRollingUpdate` of the rollout family's schemas.
 //
 // Advanced StatefulSet `spec.updateStrategy.rollingUpdate` (v1beta1; other members are ignored).
@@ -1043,7 +1626,7 @@ type RolloutStatefulsetStatusInput struct {
 	Now string `json:"now"`
 
 	// Its pods (all of them, terminating ones included); absent: none.
-	Pods *[]RolloutStatusPod `json:"pods,omitempty"`
+	Pods *[]K8sPod `json:"pods,omitempty"`
 
 	// The Advanced StatefulSet.
 	StatefulSet RolloutStsStatusStatefulSet `json:"statefulSet"`
@@ -1071,7 +1654,7 @@ type RolloutStatefulsetStatusOutput struct {
 // to the members read.
 type RolloutStatusCloneSet struct {
 	// `metadata`: uid (owner check), generation.
-	Metadata *RolloutStatusObjectMeta `json:"metadata,omitempty"`
+	Metadata *K8sObjectMeta `json:"metadata,omitempty"`
 
 	// `spec`.
 	Spec *RolloutStatusCloneSetSpec `json:"spec,omitempty"`
@@ -1164,65 +1747,6 @@ type RolloutStatusCloneSetStatusIn struct {
 	UpdatedReplicas *int32 `json:"updatedReplicas,omitempty"`
 }
 
-// RolloutStatusObjectMeta is `StatusObjectMeta` of the rollout family's schemas.
-//
-// `metadata` of a pod or a CloneSet, the members read (others ignored).
-type RolloutStatusObjectMeta struct {
-	// `deletionTimestamp` (RFC 3339); set: the pod is not active and not counted.
-	DeletionTimestamp *string `json:"deletionTimestamp,omitempty"`
-
-	// `generation` (becomes `observedGeneration`); absent: 0.
-	Generation *int64 `json:"generation,omitempty"`
-
-	// `labels`.
-	Labels *map[string]string `json:"labels,omitempty"`
-
-	// `name` (used in messages only).
-	Name *string `json:"name,omitempty"`
-
-	// `ownerReferences` (their `uid`s are read).
-	OwnerReferences *[]RolloutStatusOwnerReference `json:"ownerReferences,omitempty"`
-
-	// `uid`; on the CloneSet, absent or empty switches the owner check off.
-	Uid *string `json:"uid,omitempty"`
-}
-
-// RolloutStatusOwnerReference is `StatusOwnerReference` of the rollout family's schemas.
-//
-// One `metadata.ownerReferences[]` entry (other members ignored).
-type RolloutStatusOwnerReference struct {
-	// `kind`.
-	Kind *string `json:"kind,omitempty"`
-
-	// `name`.
-	Name *string `json:"name,omitempty"`
-
-	// `uid`.
-	Uid *string `json:"uid,omitempty"`
-}
-
-// RolloutStatusPod is `StatusPod` of the rollout family's schemas.
-//
-// A pod as `kubectl get -o json` prints it, reduced to the members read (others ignored).
-type RolloutStatusPod struct {
-	// `metadata`: labels (revision hash, lifecycle state), deletionTimestamp, ownerReferences.
-	Metadata *RolloutStatusObjectMeta `json:"metadata,omitempty"`
-
-	// `status`: phase and conditions.
-	Status *RolloutStatusPodStatus `json:"status,omitempty"`
-}
-
-// RolloutStatusPodStatus is `StatusPodStatus` of the rollout family's schemas.
-//
-// A pod's `status`, the members read.
-type RolloutStatusPodStatus struct {
-	// `conditions`.
-	Conditions *[]RolloutPodCondition `json:"conditions,omitempty"`
-
-	// `phase`; absent: `""` (not running).
-	Phase *string `json:"phase,omitempty"`
-}
-
 // RolloutStatusUpdateStrategy is `StatusUpdateStrategy` of the rollout family's schemas.
 //
 // `spec.updateStrategy` of the CloneSet (v1alpha1 layout; other members ignored).
@@ -1294,7 +1818,7 @@ type RolloutStsStatusSpec struct {
 // to the members read.
 type RolloutStsStatusStatefulSet struct {
 	// `metadata`: generation.
-	Metadata *RolloutStatusObjectMeta `json:"metadata,omitempty"`
+	Metadata *K8sObjectMeta `json:"metadata,omitempty"`
 
 	// `spec`.
 	Spec *RolloutStsStatusSpec `json:"spec,omitempty"`
@@ -1314,6 +1838,12 @@ type RolloutStsStatusUpdateStrategy struct {
 	// `OnDelete`.
 	Type *string `json:"type,omitempty"`
 }
+
+// RolloutTaint is K8sTaint, the `Taint` the families share (zz_generated_k8s.go).
+type RolloutTaint = K8sTaint
+
+// RolloutToleration is K8sToleration, the `Toleration` the families share (zz_generated_k8s.go).
+type RolloutToleration = K8sToleration
 
 // RolloutValidateInputCloneSet is `ValidateInputCloneSet` of the rollout family's schemas.
 //
@@ -1343,6 +1873,57 @@ type RolloutValidateInputStatefulSet struct {
 
 	// Its spec; absent or null: the zero spec.
 	Spec *RolloutStatefulSetSpec `json:"spec,omitempty"`
+}
+
+// RolloutWaitReason is `WaitReason` of the rollout family's schemas.
+//
+// Why a pod is not updated in this pass.
+type RolloutWaitReason string
+
+// RolloutWaitReasonOnDelete is "OnDelete": `updateStrategy.type` is `OnDelete`: the controller updates no pod.
+const RolloutWaitReasonOnDelete RolloutWaitReason = "OnDelete"
+
+// RolloutWaitReasonPaused is "Paused": `updateStrategy.paused`.
+const RolloutWaitReasonPaused RolloutWaitReason = "Paused"
+
+// RolloutWaitReasonNoUpdateNeeded is "NoUpdateNeeded": The update diff is 0: the revisions already match the partition.
+const RolloutWaitReasonNoUpdateNeeded RolloutWaitReason = "NoUpdateNeeded"
+
+// RolloutWaitReasonOnTargetRevision is "OnTargetRevision": The pod is already on the revision this pass moves pods to.
+const RolloutWaitReasonOnTargetRevision RolloutWaitReason = "OnTargetRevision"
+
+// RolloutWaitReasonPreparingDelete is "PreparingDelete": The pod is in lifecycle state `PreparingDelete`.
+const RolloutWaitReasonPreparingDelete RolloutWaitReason = "PreparingDelete"
+
+// RolloutWaitReasonInPlaceUpdateGrace is "InPlaceUpdateGrace": The pod carries an in-place update grace annotation (an update in its grace period).
+const RolloutWaitReasonInPlaceUpdateGrace RolloutWaitReason = "InPlaceUpdateGrace"
+
+// RolloutWaitReasonUpdateNumReached is "UpdateNumReached": A candidate beyond `|updateNum|` in the update order.
+const RolloutWaitReasonUpdateNumReached RolloutWaitReason = "UpdateNumReached"
+
+// RolloutWaitReasonMaxUnavailable is "MaxUnavailable": A candidate stopped by the `maxUnavailable` budget.
+const RolloutWaitReasonMaxUnavailable RolloutWaitReason = "MaxUnavailable"
+
+// RolloutWaitingPod is `WaitingPod` of the rollout family's schemas.
+//
+// A pod that waits, and why.
+type RolloutWaitingPod struct {
+	// `metadata.name`.
+	Name string `json:"name"`
+
+	// Why it is not updated now.
+	Reason RolloutWaitReason `json:"reason"`
+}
+
+// RolloutWeightTerm is `WeightTerm` of the rollout family's schemas.
+//
+// One `weightPriority[]` term.
+type RolloutWeightTerm struct {
+	// `matchSelector`; a term whose selector has an unknown operator is skipped.
+	MatchSelector *K8sLabelSelector `json:"matchSelector,omitempty"`
+
+	// `weight` (int32) added for each matching pod.
+	Weight *int32 `json:"weight,omitempty"`
 }
 
 // RolloutScaleIntOrPercentOutput is the output of "rollout.scale_int_or_percent".
@@ -1510,5 +2091,44 @@ func RolloutStatefulsetStatus(in RolloutStatefulsetStatusInput) (RolloutStateful
 func RolloutInplaceUpdate(in RolloutInplaceUpdateInput) (RolloutInplaceUpdateOutput, error) {
 	var out RolloutInplaceUpdateOutput
 	err := callTyped("rollout.inplace_update", in, &out)
+	return out, err
+}
+
+// RolloutClonesetPodsToUpdateInput is the input of "rollout.cloneset_pods_to_update".
+type RolloutClonesetPodsToUpdateInput = RolloutClonesetPodsInput
+
+// RolloutClonesetPodsToUpdate calls "rollout.cloneset_pods_to_update": The CloneSet pods updated in this reconcile pass, in the controller's order (ActivePods, priority and scatter strategies, PreparingUpdate first), cut by updateNum and maxUnavailable, and why the others wait (kruise cloneset_update.go Update, SortUpdateIndexes, limitUpdateIndexes).
+//
+// OpenKruise source: pkg/controller/cloneset/sync/cloneset_update.go Update, SortUpdateIndexes, limitUpdateIndexes; pkg/util/updatesort/priority_sort.go, scatter_sort.go; pkg/controller/cloneset/sync/cloneset_sync_utils.go calculateDiffsWithExpectation, IsPodAvailable.
+//
+// Errors are *Error with Kind "invalid_revision", "foreign_pod", "invalid_input" (Field names the member).
+func RolloutClonesetPodsToUpdate(in RolloutClonesetPodsToUpdateInput) (RolloutClonesetPodsToUpdateOutput, error) {
+	var out RolloutClonesetPodsToUpdateOutput
+	err := callTyped("rollout.cloneset_pods_to_update", in, &out)
+	return out, err
+}
+
+// RolloutClonesetPodsToDeleteInput is the input of "rollout.cloneset_pods_to_delete".
+type RolloutClonesetPodsToDeleteInput = RolloutClonesetPodsInput
+
+// RolloutClonesetPodsToDelete calls "rollout.cloneset_pods_to_delete": The CloneSet scale step of this reconcile pass and the pods it deletes or moves to PreparingDelete, in the controller's order (podsToDelete, PreparingDelete, excess replicas by ActivePodsWithRanks with deletion cost and same-node rank) (kruise cloneset_scale.go Scale, choosePodsToDelete).
+//
+// OpenKruise source: pkg/controller/cloneset/sync/cloneset_scale.go Scale, managePreparingDelete, getPlannedDeletedPods, choosePodsToDelete, deletePods; pkg/controller/cloneset/utils/pod_sorter.go ActivePodsWithRanks, NewSameNodeRanker.
+//
+// Errors are *Error with Kind "invalid_revision", "foreign_pod", "invalid_input" (Field names the member).
+func RolloutClonesetPodsToDelete(in RolloutClonesetPodsToDeleteInput) (RolloutClonesetPodsToDeleteOutput, error) {
+	var out RolloutClonesetPodsToDeleteOutput
+	err := callTyped("rollout.cloneset_pods_to_delete", in, &out)
+	return out, err
+}
+
+// RolloutDaemonsetStatus calls "rollout.daemonset_status": Advanced DaemonSet status from nodes and pods: desired, current, misscheduled, ready, available, updated, unavailable counts (kruise daemonset_controller.go updateDaemonSetStatus).
+//
+// OpenKruise source: pkg/controller/daemonset/daemonset_controller.go updateDaemonSetStatus, storeDaemonSetStatus, getNodesToDaemonPods, Predicates, NewPod, podByCreationTimestampAndPhase; pkg/controller/daemonset/daemonset_util.go nodeShouldRunDaemonPod, isDaemonPodAvailable, ContainsReadinessGate; pkg/controller/daemonset/daemonset_update.go GetTemplateGeneration; k8s.io/kubernetes v1.32 pkg/controller/daemon/util GetTargetNodeName, IsPodUpdated, AddOrUpdateDaemonPodTolerations; k8s.io/component-helpers v0.32 scheduling/corev1/nodeaffinity GetRequiredNodeAffinity.
+//
+// Errors are *Error with Kind "invalid_input" (Field names the member).
+func RolloutDaemonsetStatus(in RolloutDaemonsetStatusInput) (RolloutDaemonsetStatusOutput, error) {
+	var out RolloutDaemonsetStatusOutput
+	err := callTyped("rollout.daemonset_status", in, &out)
 	return out, err
 }

@@ -4,13 +4,31 @@ package kruisecore
 
 import "encoding/json"
 
+// SidecarsetCondition is K8sCondition, the `Condition` the families share (zz_generated_k8s.go).
+type SidecarsetCondition = K8sCondition
+
+// SidecarsetContainer is K8sContainer, the `Container` the families share (zz_generated_k8s.go).
+type SidecarsetContainer = K8sContainer
+
+// SidecarsetContainerState is K8sContainerState, the `ContainerState` the families share (zz_generated_k8s.go).
+type SidecarsetContainerState = K8sContainerState
+
+// SidecarsetContainerStateTerminated is K8sContainerStateTerminated, the `ContainerStateTerminated` the families share (zz_generated_k8s.go).
+type SidecarsetContainerStateTerminated = K8sContainerStateTerminated
+
+// SidecarsetContainerStatus is K8sContainerStatus, the `ContainerStatus` the families share (zz_generated_k8s.go).
+type SidecarsetContainerStatus = K8sContainerStatus
+
+// SidecarsetEnvVar is K8sEnvVar, the `EnvVar` the families share (zz_generated_k8s.go).
+type SidecarsetEnvVar = K8sEnvVar
+
 // SidecarsetInjectInput is `InjectInput` of the sidecarset family's schemas.
 //
 // `sidecarset.inject` input.
 type SidecarsetInjectInput struct {
 	// The pod's Namespace object, as in `sidecarset.match`. Null or absent: the namespace does
 	// not exist.
-	Namespace *SidecarsetNamespaceObject `json:"namespace,omitempty"`
+	Namespace *K8sNamespace `json:"namespace,omitempty"`
 
 	// The time of the injection (RFC 3339), written as `updateTimestamp` of the new records
 	// (whole seconds, UTC), where the webhook uses the clock.
@@ -63,11 +81,11 @@ type SidecarsetMatchInput struct {
 	// Its `kubernetes.io/metadata.name` label is taken to be its name, as the API server stores
 	// every namespace. Null or absent: the namespace does not exist. When `metadata.name` is
 	// given it must be the pod's namespace.
-	Namespace *SidecarsetNamespaceObject `json:"namespace,omitempty"`
+	Namespace *K8sNamespace `json:"namespace,omitempty"`
 
 	// The pod being created or updated (a whole Pod may be passed). An empty
 	// `metadata.namespace` is read as `default`, as the webhook does.
-	Pod K8sMatchPod `json:"pod"`
+	Pod K8sPod `json:"pod"`
 
 	// The SidecarSet (apps.kruise.io/v1beta1; a v1alpha1 object's `spec.namespace` is converted
 	// as the API server's conversion does: it replaces `namespaceSelector` by
@@ -93,18 +111,6 @@ type SidecarsetMatchOutput struct {
 	// The rule that decided.
 	Reason SidecarsetMatchReason `json:"reason"`
 }
-
-// SidecarsetMatchOwnerReference is K8sMatchOwnerReference, the `MatchOwnerReference` the families share (zz_generated_k8s.go).
-type SidecarsetMatchOwnerReference = K8sMatchOwnerReference
-
-// SidecarsetMatchPod is K8sMatchPod, the `MatchPod` the families share (zz_generated_k8s.go).
-type SidecarsetMatchPod = K8sMatchPod
-
-// SidecarsetMatchPodMeta is K8sMatchPodMeta, the `MatchPodMeta` the families share (zz_generated_k8s.go).
-type SidecarsetMatchPodMeta = K8sMatchPodMeta
-
-// SidecarsetMatchPodStatus is K8sMatchPodStatus, the `MatchPodStatus` the families share (zz_generated_k8s.go).
-type SidecarsetMatchPodStatus = K8sMatchPodStatus
 
 // SidecarsetMatchReason is `MatchReason` of the sidecarset family's schemas.
 //
@@ -142,27 +148,151 @@ const SidecarsetMatchReasonSelectorEmpty SidecarsetMatchReason = "selector_empty
 // SidecarsetMatchReasonSelectorMismatch is "selector_mismatch": `spec.selector` does not match the pod's labels.
 const SidecarsetMatchReasonSelectorMismatch SidecarsetMatchReason = "selector_mismatch"
 
-// SidecarsetNamespaceMeta is `NamespaceMeta` of the sidecarset family's schemas.
-//
-// Namespace `metadata` members read.
-type SidecarsetNamespaceMeta struct {
-	// `metadata.labels`; null or absent: none (besides `kubernetes.io/metadata.name`).
-	Labels *map[string]string `json:"labels,omitempty"`
+// SidecarsetNamespace is K8sNamespace, the `Namespace` the families share (zz_generated_k8s.go).
+type SidecarsetNamespace = K8sNamespace
 
-	// `metadata.name`; null, absent or `""`: the pod's namespace.
-	Name *string `json:"name,omitempty"`
+// SidecarsetNextUpgradeInput is `NextUpgradeInput` of the sidecarset family's schemas.
+//
+// `sidecarset.next_upgrade` input.
+type SidecarsetNextUpgradeInput struct {
+	// The pods the controller works on, in the order it lists them (the order ties keep).
+	// Null or absent: none. At most 10,000.
+	Pods *[]*SidecarsetUpgradePod `json:"pods,omitempty"`
+
+	// The SidecarSet (apps.kruise.io/v1beta1); members not listed are ignored.
+	SidecarSet SidecarsetUpgradeSidecarSet `json:"sidecarSet"`
 }
 
-// SidecarsetNamespaceObject is `NamespaceObject` of the sidecarset family's schemas.
+// SidecarsetNextUpgradeOutput is `NextUpgradeOutput` of the sidecarset family's schemas.
 //
-// A Namespace object, reduced to its `metadata`.
-type SidecarsetNamespaceObject struct {
-	// `metadata`; absent or null: the zero metadata.
-	Metadata *SidecarsetNamespaceMeta `json:"metadata,omitempty"`
+// `sidecarset.next_upgrade` output.
+type SidecarsetNextUpgradeOutput struct {
+	// What the controller does in this round.
+	Action SidecarsetUpgradeAction `json:"action"`
+
+	// Names of every upgrade candidate (not updated, selected, upgradable, not in flight) in
+	// upgrade order; `upgradePods` is its first `upgradeLimit`.
+	Candidates []string `json:"candidates"`
+
+	// The resolved maxUnavailable (pods).
+	MaxUnavailable int64 `json:"maxUnavailable"`
+
+	// Names of the pods marked not upgradable (`SidecarSetUpgradable` condition false), in
+	// input order (empty unless `upgrade`).
+	NotUpgradablePods []string `json:"notUpgradablePods"`
+
+	// The resolved partition (pods).
+	Partition int64 `json:"partition"`
+
+	// Every pod's verdict, in input order.
+	Pods []SidecarsetPodUpgrade `json:"pods"`
+
+	// The status counts.
+	Status SidecarsetUpgradeStatus `json:"status"`
+
+	// Updated pods that are not ready or not consistent: they use up `maxUnavailable` first.
+	UpdatedUnavailable int64 `json:"updatedUnavailable"`
+
+	// How many candidates the strategy takes (`calculateUpgradeCount`), whatever the action.
+	UpgradeLimit int64 `json:"upgradeLimit"`
+
+	// Names of the pods upgraded now, in the controller's order (empty unless `upgrade`).
+	UpgradePods []string `json:"upgradePods"`
 }
+
+// SidecarsetObjectMeta is K8sObjectMeta, the `ObjectMeta` the families share (zz_generated_k8s.go).
+type SidecarsetObjectMeta = K8sObjectMeta
+
+// SidecarsetOrderPriorityTerm is `OrderPriorityTerm` of the sidecarset family's schemas.
+//
+// One `orderPriority[]` term.
+type SidecarsetOrderPriorityTerm struct {
+	// `orderedKey`: the label whose value's integer suffix orders the pods (larger first).
+	OrderedKey *string `json:"orderedKey,omitempty"`
+}
+
+// SidecarsetOwnerReference is K8sOwnerReference, the `OwnerReference` the families share (zz_generated_k8s.go).
+type SidecarsetOwnerReference = K8sOwnerReference
+
+// SidecarsetPod is K8sPod, the `Pod` the families share (zz_generated_k8s.go).
+type SidecarsetPod = K8sPod
+
+// SidecarsetPodSpec is K8sPodSpec, the `PodSpec` the families share (zz_generated_k8s.go).
+type SidecarsetPodSpec = K8sPodSpec
+
+// SidecarsetPodStatus is K8sPodStatus, the `PodStatus` the families share (zz_generated_k8s.go).
+type SidecarsetPodStatus = K8sPodStatus
+
+// SidecarsetPodUpgrade is `PodUpgrade` of the sidecarset family's schemas.
+//
+// One pod's verdict.
+type SidecarsetPodUpgrade struct {
+	// `IsPodStateConsistent`: the sidecar containers run what their spec says.
+	Consistent bool `json:"consistent"`
+
+	// `metadata.name`.
+	Name string `json:"name"`
+
+	// `IsPodReady`: running, first `Ready` condition `True`, not terminating.
+	Ready bool `json:"ready"`
+
+	// The verdict.
+	Reason SidecarsetPodUpgradeReason `json:"reason"`
+}
+
+// SidecarsetPodUpgradeReason is `PodUpgradeReason` of the sidecarset family's schemas.
+//
+// Why a pod is or is not upgraded in this round.
+type SidecarsetPodUpgradeReason string
+
+// SidecarsetPodUpgradeReasonUpgrade is "upgrade": Upgraded now.
+const SidecarsetPodUpgradeReasonUpgrade SidecarsetPodUpgradeReason = "upgrade"
+
+// SidecarsetPodUpgradeReasonUpdated is "updated": Its record already carries the SidecarSet's hash.
+const SidecarsetPodUpgradeReasonUpdated SidecarsetPodUpgradeReason = "updated"
+
+// SidecarsetPodUpgradeReasonNotSelected is "notSelected": `updateStrategy.selector` does not select it.
+const SidecarsetPodUpgradeReasonNotSelected SidecarsetPodUpgradeReason = "notSelected"
+
+// SidecarsetPodUpgradeReasonNotUpgradable is "notUpgradable": Its hash-without-image differs: more than images changed, no in-place upgrade.
+const SidecarsetPodUpgradeReasonNotUpgradable SidecarsetPodUpgradeReason = "notUpgradable"
+
+// SidecarsetPodUpgradeReasonUpgradeInFlight is "upgradeInFlight": A ready sidecar container is still on its previous upgrade (state not consistent).
+const SidecarsetPodUpgradeReasonUpgradeInFlight SidecarsetPodUpgradeReason = "upgradeInFlight"
+
+// SidecarsetPodUpgradeReasonPartition is "partition": Among the last `partition` candidates in upgrade order.
+const SidecarsetPodUpgradeReasonPartition SidecarsetPodUpgradeReason = "partition"
+
+// SidecarsetPodUpgradeReasonMaxUnavailable is "maxUnavailable": Beyond what `maxUnavailable` allows in this round.
+const SidecarsetPodUpgradeReasonMaxUnavailable SidecarsetPodUpgradeReason = "maxUnavailable"
+
+// SidecarsetPodUpgradeReasonNotUpdate is "notUpdate": Would be upgraded, but the SidecarSet's `updateStrategy` is `NotUpdate`.
+const SidecarsetPodUpgradeReasonNotUpdate SidecarsetPodUpgradeReason = "notUpdate"
+
+// SidecarsetPodUpgradeReasonPaused is "paused": Would be upgraded, but the SidecarSet is paused.
+const SidecarsetPodUpgradeReasonPaused SidecarsetPodUpgradeReason = "paused"
 
 // SidecarsetRequirement is K8sRequirement, the `Requirement` the families share (zz_generated_k8s.go).
 type SidecarsetRequirement = K8sRequirement
+
+// SidecarsetScatterTerm is `ScatterTerm` of the sidecarset family's schemas.
+//
+// One `scatterStrategy[]` term.
+type SidecarsetScatterTerm struct {
+	// `key`.
+	Key *string `json:"key,omitempty"`
+
+	// `value`, or `*`.
+	Value *string `json:"value,omitempty"`
+}
+
+// SidecarsetSidecarContainerUpgradeStrategy is `SidecarContainerUpgradeStrategy` of the sidecarset family's schemas.
+//
+// `spec.containers[].upgradeStrategy`.
+type SidecarsetSidecarContainerUpgradeStrategy struct {
+	// `upgradeType`: `ColdUpgrade` (or `""`); `HotUpgrade` is refused (`unsupported`).
+	UpgradeType *string `json:"upgradeType,omitempty"`
+}
 
 // SidecarsetSidecarSetObject is `SidecarSetObject` of the sidecarset family's schemas.
 //
@@ -195,6 +325,257 @@ type SidecarsetSidecarSetSpec struct {
 	Selector *K8sLabelSelector `json:"selector,omitempty"`
 }
 
+// SidecarsetSidecarSetUpdateStrategy is `SidecarSetUpdateStrategy` of the sidecarset family's schemas.
+//
+// `spec.updateStrategy`.
+type SidecarsetSidecarSetUpdateStrategy struct {
+	// `maxUnavailable`: how many ready pods may be unavailable through upgrades at once (a
+	// percentage of the matched pods, rounded up; every `%` is dropped before reading the
+	// number). Null: 1. A value the controller can not read counts as 0.
+	MaxUnavailable *IntOrPercent `json:"maxUnavailable,omitempty"`
+
+	// `partition`: how many (or what percentage, rounded up, of the matched pods) stay on the
+	// old version (`CalculatePartitionReplicas`, clamped to `[0, matched]`; `"x%" < 100%` keeps
+	// at least one pod upgradable). Null: 0. A value the controller can not read counts as 0.
+	Partition *IntOrPercent `json:"partition,omitempty"`
+
+	// `paused`: no upgrade while true.
+	Paused *bool `json:"paused,omitempty"`
+
+	// `priorityStrategy`.
+	PriorityStrategy *SidecarsetUpdatePriorityStrategy `json:"priorityStrategy,omitempty"`
+
+	// `scatterStrategy`: label terms whose pods are spread over the upgrade order; a `*` value
+	// stands for every value the matched pods carry for the key.
+	ScatterStrategy *[]SidecarsetScatterTerm `json:"scatterStrategy,omitempty"`
+
+	// `selector`: only the pods it selects are upgraded; null: every pod. A selector with an
+	// unknown operator selects none.
+	Selector *K8sLabelSelector `json:"selector,omitempty"`
+
+	// `type`: `NotUpdate` stops every upgrade; anything else (`RollingUpdate`, `""`) upgrades.
+	Type *string `json:"type,omitempty"`
+}
+
+// SidecarsetUpdatePriorityStrategy is `UpdatePriorityStrategy` of the sidecarset family's schemas.
+//
+// `priorityStrategy` (`apps.kruise.io` `UpdatePriorityStrategy`).
+type SidecarsetUpdatePriorityStrategy struct {
+	// `orderPriority`: read only when `weightPriority` is empty.
+	OrderPriority *[]*SidecarsetOrderPriorityTerm `json:"orderPriority,omitempty"`
+
+	// `weightPriority`.
+	WeightPriority *[]*SidecarsetWeightPriorityTerm `json:"weightPriority,omitempty"`
+}
+
+// SidecarsetUpgradeAction is `UpgradeAction` of the sidecarset family's schemas.
+//
+// What the controller does with the SidecarSet in this round.
+type SidecarsetUpgradeAction string
+
+// SidecarsetUpgradeActionNotUpdate is "notUpdate": `updateStrategy.type` is `NotUpdate`: nothing is upgraded.
+const SidecarsetUpgradeActionNotUpdate SidecarsetUpgradeAction = "notUpdate"
+
+// SidecarsetUpgradeActionPaused is "paused": `updateStrategy.paused`: nothing is upgraded.
+const SidecarsetUpgradeActionPaused SidecarsetUpgradeAction = "paused"
+
+// SidecarsetUpgradeActionFinished is "finished": Every matched pod is updated (`updatedPods >= matchedPods`): nothing to do.
+const SidecarsetUpgradeActionFinished SidecarsetUpgradeAction = "finished"
+
+// SidecarsetUpgradeActionUpgrade is "upgrade": The pods in `upgradePods` are upgraded; those in `notUpgradablePods` are marked.
+const SidecarsetUpgradeActionUpgrade SidecarsetUpgradeAction = "upgrade"
+
+// SidecarsetUpgradeContainer is `UpgradeContainer` of the sidecarset family's schemas.
+//
+// A container.
+type SidecarsetUpgradeContainer struct {
+	// `image`.
+	Image *string `json:"image,omitempty"`
+
+	// `name`.
+	Name *string `json:"name,omitempty"`
+
+	// `restartPolicy` (init containers).
+	RestartPolicy *string `json:"restartPolicy,omitempty"`
+}
+
+// SidecarsetUpgradeContainerStatus is `UpgradeContainerStatus` of the sidecarset family's schemas.
+//
+// One container status.
+type SidecarsetUpgradeContainerStatus struct {
+	// `image`.
+	Image *string `json:"image,omitempty"`
+
+	// `imageID` (the text after `://`, if any, is compared with a digest image).
+	ImageID *string `json:"imageID,omitempty"`
+
+	// `name`.
+	Name *string `json:"name,omitempty"`
+
+	// `ready`.
+	Ready *bool `json:"ready,omitempty"`
+
+	// `restartCount` (int32).
+	RestartCount *int32 `json:"restartCount,omitempty"`
+}
+
+// SidecarsetUpgradePod is `UpgradePod` of the sidecarset family's schemas.
+//
+// A pod, reduced to the members read here (a whole Pod may be passed).
+type SidecarsetUpgradePod struct {
+	// `metadata`.
+	Metadata *SidecarsetUpgradePodMeta `json:"metadata,omitempty"`
+
+	// `spec`.
+	Spec *SidecarsetUpgradePodSpec `json:"spec,omitempty"`
+
+	// `status`.
+	Status *SidecarsetUpgradePodStatus `json:"status,omitempty"`
+}
+
+// SidecarsetUpgradePodCondition is `UpgradePodCondition` of the sidecarset family's schemas.
+//
+// One `status.conditions[]` entry.
+type SidecarsetUpgradePodCondition struct {
+	// `lastTransitionTime` (RFC 3339).
+	LastTransitionTime *string `json:"lastTransitionTime,omitempty"`
+
+	// `status`.
+	Status *string `json:"status,omitempty"`
+
+	// `type`.
+	Type *string `json:"type,omitempty"`
+}
+
+// SidecarsetUpgradePodMeta is `UpgradePodMeta` of the sidecarset family's schemas.
+//
+// Pod `metadata`.
+type SidecarsetUpgradePodMeta struct {
+	// `annotations`: `kruise.io/sidecarset-hash`, `kruise.io/sidecarset-hash-without-image`
+	// (the upgrade records; unreadable: no record) and
+	// `kruise.io/sidecarset-inplace-update-state`.
+	Annotations *map[string]string `json:"annotations,omitempty"`
+
+	// `creationTimestamp` (RFC 3339; `ActivePods` order).
+	CreationTimestamp *string `json:"creationTimestamp,omitempty"`
+
+	// `deletionTimestamp` (RFC 3339): a terminating pod is not ready.
+	DeletionTimestamp *string `json:"deletionTimestamp,omitempty"`
+
+	// `labels`: read by `updateStrategy.selector`, the priority and the scatter terms.
+	Labels *map[string]string `json:"labels,omitempty"`
+
+	// `name` (reported).
+	Name *string `json:"name,omitempty"`
+}
+
+// SidecarsetUpgradePodSpec is `UpgradePodSpec` of the sidecarset family's schemas.
+//
+// Pod `spec`.
+type SidecarsetUpgradePodSpec struct {
+	// `containers` (name and image).
+	Containers *[]*SidecarsetUpgradeContainer `json:"containers,omitempty"`
+
+	// `initContainers` (name and restart policy: `Always` makes a native sidecar, whose restarts
+	// count in the `ActivePods` order).
+	InitContainers *[]*SidecarsetUpgradeContainer `json:"initContainers,omitempty"`
+
+	// `nodeName`.
+	NodeName *string `json:"nodeName,omitempty"`
+}
+
+// SidecarsetUpgradePodStatus is `UpgradePodStatus` of the sidecarset family's schemas.
+//
+// Pod `status`.
+type SidecarsetUpgradePodStatus struct {
+	// `conditions`: the first `Ready` one decides readiness (`True`) and its
+	// `lastTransitionTime` the ready time.
+	Conditions *[]*SidecarsetUpgradePodCondition `json:"conditions,omitempty"`
+
+	// `containerStatuses`.
+	ContainerStatuses *[]*SidecarsetUpgradeContainerStatus `json:"containerStatuses,omitempty"`
+
+	// `initContainerStatuses` (restart counts).
+	InitContainerStatuses *[]*SidecarsetUpgradeContainerStatus `json:"initContainerStatuses,omitempty"`
+
+	// `phase`: only a `Running` pod is ready.
+	Phase *string `json:"phase,omitempty"`
+}
+
+// SidecarsetUpgradeSidecarContainer is `UpgradeSidecarContainer` of the sidecarset family's schemas.
+//
+// One `spec.containers[]` entry (name and upgrade type).
+type SidecarsetUpgradeSidecarContainer struct {
+	// `name`.
+	Name *string `json:"name,omitempty"`
+
+	// `upgradeStrategy`.
+	UpgradeStrategy *SidecarsetSidecarContainerUpgradeStrategy `json:"upgradeStrategy,omitempty"`
+}
+
+// SidecarsetUpgradeSidecarSet is `UpgradeSidecarSet` of the sidecarset family's schemas.
+//
+// The SidecarSet members the controller reads here.
+type SidecarsetUpgradeSidecarSet struct {
+	// `metadata`.
+	Metadata *SidecarsetUpgradeSidecarSetMeta `json:"metadata,omitempty"`
+
+	// `spec`.
+	Spec *SidecarsetUpgradeSidecarSetSpec `json:"spec,omitempty"`
+}
+
+// SidecarsetUpgradeSidecarSetMeta is `UpgradeSidecarSetMeta` of the sidecarset family's schemas.
+//
+// SidecarSet `metadata`.
+type SidecarsetUpgradeSidecarSetMeta struct {
+	// `annotations`: `kruise.io/sidecarset-hash` (the latest revision; a pod whose record
+	// carries it is updated) and `kruise.io/sidecarset-hash-without-image` (a pod whose record
+	// differs can not be upgraded in place). Absent reads as `""`.
+	Annotations *map[string]string `json:"annotations,omitempty"`
+
+	// `name`: the key of the pod's upgrade records.
+	Name *string `json:"name,omitempty"`
+}
+
+// SidecarsetUpgradeSidecarSetSpec is `UpgradeSidecarSetSpec` of the sidecarset family's schemas.
+//
+// SidecarSet `spec` members read here.
+type SidecarsetUpgradeSidecarSetSpec struct {
+	// `containers`: their names are the sidecar containers checked in the pods.
+	Containers *[]*SidecarsetUpgradeSidecarContainer `json:"containers,omitempty"`
+
+	// `updateStrategy`.
+	UpdateStrategy *SidecarsetSidecarSetUpdateStrategy `json:"updateStrategy,omitempty"`
+}
+
+// SidecarsetUpgradeStatus is `UpgradeStatus` of the sidecarset family's schemas.
+//
+// The SidecarSet status counts (`calculateStatus`).
+type SidecarsetUpgradeStatus struct {
+	// `matchedPods`.
+	MatchedPods int64 `json:"matchedPods"`
+
+	// `readyPods`: consistent and ready pods.
+	ReadyPods int64 `json:"readyPods"`
+
+	// `updatedPods`: pods whose record carries the SidecarSet's hash.
+	UpdatedPods int64 `json:"updatedPods"`
+
+	// `updatedReadyPods`.
+	UpdatedReadyPods int64 `json:"updatedReadyPods"`
+}
+
+// SidecarsetWeightPriorityTerm is `WeightPriorityTerm` of the sidecarset family's schemas.
+//
+// One `weightPriority[]` term.
+type SidecarsetWeightPriorityTerm struct {
+	// `matchSelector`: an empty selector selects every pod.
+	MatchSelector *K8sLabelSelector `json:"matchSelector,omitempty"`
+
+	// `weight` (int32) added for every pod `matchSelector` selects.
+	Weight *int32 `json:"weight,omitempty"`
+}
+
 // SidecarsetMatch calls "sidecarset.match": whether a SidecarSet applies to a pod at injection (webhook namespace selector, active pod, namespace index, paused, namespaceSelector, selector), with the rule that decided.
 //
 // OpenKruise source: pkg/control/sidecarcontrol/util.go PodMatchedSidecarSet, IsSelectorNamespace, IsActivePod; pkg/webhook/pod/mutating/sidecarset.go sidecarsetMutatingPod; pkg/util/fieldindex/register.go IndexSidecarSetV1Beta1; apis/apps/v1alpha1/sidecarset_conversion.go ConvertTo; the mpod.kb.io namespaceSelector (openkruise/charts versions/kruise/1.9.0-alpha.3 templates/webhookconfiguration.yaml, config/webhook/patch_manifests.yaml).
@@ -214,5 +595,16 @@ func SidecarsetMatch(in SidecarsetMatchInput) (SidecarsetMatchOutput, error) {
 func SidecarsetInject(in SidecarsetInjectInput) (SidecarsetInjectOutput, error) {
 	var out SidecarsetInjectOutput
 	err := callTyped("sidecarset.inject", in, &out)
+	return out, err
+}
+
+// SidecarsetNextUpgrade calls "sidecarset.next_upgrade": which matched pods the SidecarSet controller upgrades in this round (NotUpdate, paused and finished gates; selector; not-upgradable and in-flight pods; ActivePods, priority and scatter order; partition and maxUnavailable), with the status counts and each pod's reason.
+//
+// OpenKruise source: pkg/controller/sidecarset/sidecarset_processor.go UpdateSidecarSet, calculateStatus, isSidecarSetNotUpdate, isSidecarSetUpdateFinish; pkg/controller/sidecarset/sidecarset_strategy.go GetNextUpgradePods, SortUpdateIndexes, calculateUpgradeCount, parseUpdateScatterTerms; pkg/control/sidecarcontrol/sidecarset_control.go IsSidecarSetUpgradable, IsPodStateConsistent, IsPodReady, IsSidecarContainerUpdateCompleted; pkg/control/sidecarcontrol/util.go IsPodSidecarUpdated, GetPodsSortFunc; pkg/util/updatesort priority_sort.go, scatter_sort.go; pkg/util/tools.go CalculatePartitionReplicas.
+//
+// Errors are *Error with Kind "invalid_annotation", "unsupported", "invalid_input" (Field names the member).
+func SidecarsetNextUpgrade(in SidecarsetNextUpgradeInput) (SidecarsetNextUpgradeOutput, error) {
+	var out SidecarsetNextUpgradeOutput
+	err := callTyped("sidecarset.next_upgrade", in, &out)
 	return out, err
 }

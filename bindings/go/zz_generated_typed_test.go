@@ -444,6 +444,54 @@ var typedFns = map[string]func(json.RawMessage) (sent, got json.RawMessage, err 
 		got, err := json.Marshal(out)
 		return sent, got, err
 	},
+	"rollout.cloneset_pods_to_update": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
+		var in RolloutClonesetPodsToUpdateInput
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return nil, nil, notTyped{err}
+		}
+		sent, err := json.Marshal(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		out, err := RolloutClonesetPodsToUpdate(in)
+		if err != nil {
+			return sent, nil, err
+		}
+		got, err := json.Marshal(out)
+		return sent, got, err
+	},
+	"rollout.cloneset_pods_to_delete": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
+		var in RolloutClonesetPodsToDeleteInput
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return nil, nil, notTyped{err}
+		}
+		sent, err := json.Marshal(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		out, err := RolloutClonesetPodsToDelete(in)
+		if err != nil {
+			return sent, nil, err
+		}
+		got, err := json.Marshal(out)
+		return sent, got, err
+	},
+	"rollout.daemonset_status": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
+		var in RolloutDaemonsetStatusInput
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return nil, nil, notTyped{err}
+		}
+		sent, err := json.Marshal(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		out, err := RolloutDaemonsetStatus(in)
+		if err != nil {
+			return sent, nil, err
+		}
+		got, err := json.Marshal(out)
+		return sent, got, err
+	},
 	"cron.parse": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
 		var in CronParseInput
 		if err := json.Unmarshal(raw, &in); err != nil {
@@ -732,6 +780,22 @@ var typedFns = map[string]func(json.RawMessage) (sent, got json.RawMessage, err 
 		got, err := json.Marshal(out)
 		return sent, got, err
 	},
+	"sidecarset.next_upgrade": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
+		var in SidecarsetNextUpgradeInput
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return nil, nil, notTyped{err}
+		}
+		sent, err := json.Marshal(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		out, err := SidecarsetNextUpgrade(in)
+		if err != nil {
+			return sent, nil, err
+		}
+		got, err := json.Marshal(out)
+		return sent, got, err
+	},
 	"jobsidecar.decide": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
 		var in JobsidecarDecideInput
 		if err := json.Unmarshal(raw, &in); err != nil {
@@ -758,6 +822,38 @@ var typedFns = map[string]func(json.RawMessage) (sent, got json.RawMessage, err 
 			return nil, nil, err
 		}
 		out, err := DistributionTargets(in)
+		if err != nil {
+			return sent, nil, err
+		}
+		got, err := json.Marshal(out)
+		return sent, got, err
+	},
+	"distribution.validate": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
+		var in DistributionValidateInput
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return nil, nil, notTyped{err}
+		}
+		sent, err := json.Marshal(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		out, err := DistributionValidate(in)
+		if err != nil {
+			return sent, nil, err
+		}
+		got, err := json.Marshal(out)
+		return sent, got, err
+	},
+	"imagepull.status": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
+		var in ImagepullStatusInput
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return nil, nil, notTyped{err}
+		}
+		sent, err := json.Marshal(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		out, err := ImagepullStatus(in)
 		if err != nil {
 			return sent, nil, err
 		}

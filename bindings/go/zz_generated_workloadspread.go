@@ -16,13 +16,20 @@ type WorkloadspreadAdaptiveStrategy struct {
 	RescheduleCriticalSeconds *int32 `json:"rescheduleCriticalSeconds,omitempty"`
 }
 
-// WorkloadspreadAffinity is `Affinity` of the workloadspread family's schemas.
-//
-// Pod `spec.affinity`.
-type WorkloadspreadAffinity struct {
-	// `nodeAffinity`.
-	NodeAffinity *WorkloadspreadNodeAffinity `json:"nodeAffinity,omitempty"`
-}
+// WorkloadspreadAffinity is K8sAffinity, the `Affinity` the families share (zz_generated_k8s.go).
+type WorkloadspreadAffinity = K8sAffinity
+
+// WorkloadspreadCondition is K8sCondition, the `Condition` the families share (zz_generated_k8s.go).
+type WorkloadspreadCondition = K8sCondition
+
+// WorkloadspreadContainer is K8sContainer, the `Container` the families share (zz_generated_k8s.go).
+type WorkloadspreadContainer = K8sContainer
+
+// WorkloadspreadContainerState is K8sContainerState, the `ContainerState` the families share (zz_generated_k8s.go).
+type WorkloadspreadContainerState = K8sContainerState
+
+// WorkloadspreadContainerStateTerminated is K8sContainerStateTerminated, the `ContainerStateTerminated` the families share (zz_generated_k8s.go).
+type WorkloadspreadContainerStateTerminated = K8sContainerStateTerminated
 
 // WorkloadspreadContainerStatus is K8sContainerStatus, the `ContainerStatus` the families share (zz_generated_k8s.go).
 type WorkloadspreadContainerStatus = K8sContainerStatus
@@ -41,59 +48,33 @@ type WorkloadspreadDeletionCost struct {
 	Value string `json:"value"`
 }
 
-// WorkloadspreadInitContainer is K8sInitContainer, the `InitContainer` the families share (zz_generated_k8s.go).
-type WorkloadspreadInitContainer = K8sInitContainer
+// WorkloadspreadEnvVar is K8sEnvVar, the `EnvVar` the families share (zz_generated_k8s.go).
+type WorkloadspreadEnvVar = K8sEnvVar
 
-// WorkloadspreadMatchOwnerReference is K8sMatchOwnerReference, the `MatchOwnerReference` the families share (zz_generated_k8s.go).
-type WorkloadspreadMatchOwnerReference = K8sMatchOwnerReference
+// WorkloadspreadNodeAffinity is K8sNodeAffinity, the `NodeAffinity` the families share (zz_generated_k8s.go).
+type WorkloadspreadNodeAffinity = K8sNodeAffinity
 
-// WorkloadspreadNodeAffinity is `NodeAffinity` of the workloadspread family's schemas.
-//
-// Pod `spec.affinity.nodeAffinity`.
-type WorkloadspreadNodeAffinity struct {
-	// `requiredDuringSchedulingIgnoredDuringExecution`.
-	RequiredDuringSchedulingIgnoredDuringExecution *WorkloadspreadNodeSelector `json:"requiredDuringSchedulingIgnoredDuringExecution,omitempty"`
-}
+// WorkloadspreadNodeSelector is K8sNodeSelector, the `NodeSelector` the families share (zz_generated_k8s.go).
+type WorkloadspreadNodeSelector = K8sNodeSelector
 
-// WorkloadspreadNodeSelector is `NodeSelector` of the workloadspread family's schemas.
-//
-// A node selector.
-type WorkloadspreadNodeSelector struct {
-	// `nodeSelectorTerms` (ORed).
-	NodeSelectorTerms *[]WorkloadspreadNodeSelectorTerm `json:"nodeSelectorTerms,omitempty"`
-}
+// WorkloadspreadNodeSelectorRequirement is K8sNodeSelectorRequirement, the `NodeSelectorRequirement` the families share (zz_generated_k8s.go).
+type WorkloadspreadNodeSelectorRequirement = K8sNodeSelectorRequirement
 
-// WorkloadspreadNodeSelectorRequirement is `NodeSelectorRequirement` of the workloadspread family's schemas.
-//
-// One node selector requirement (`matchExpressions[]` / `matchFields[]`).
-type WorkloadspreadNodeSelectorRequirement struct {
-	// `key`: a label key, or for fields `metadata.name`.
-	Key *string `json:"key,omitempty"`
+// WorkloadspreadNodeSelectorTerm is K8sNodeSelectorTerm, the `NodeSelectorTerm` the families share (zz_generated_k8s.go).
+type WorkloadspreadNodeSelectorTerm = K8sNodeSelectorTerm
 
-	// `operator`: `In`, `NotIn`, `Exists`, `DoesNotExist`, `Gt`, `Lt` (fields: `In`, `NotIn`).
-	Operator *string `json:"operator,omitempty"`
+// WorkloadspreadObjectMeta is K8sObjectMeta, the `ObjectMeta` the families share (zz_generated_k8s.go).
+type WorkloadspreadObjectMeta = K8sObjectMeta
 
-	// `values`; null or absent: none.
-	Values *[]string `json:"values,omitempty"`
-}
-
-// WorkloadspreadNodeSelectorTerm is `NodeSelectorTerm` of the workloadspread family's schemas.
-//
-// A node selector term: every requirement must hold.
-type WorkloadspreadNodeSelectorTerm struct {
-	// `matchExpressions` over node labels; null or absent: none.
-	MatchExpressions *[]WorkloadspreadNodeSelectorRequirement `json:"matchExpressions,omitempty"`
-
-	// `matchFields` over node fields (`metadata.name`); null or absent: none.
-	MatchFields *[]WorkloadspreadNodeSelectorRequirement `json:"matchFields,omitempty"`
-}
+// WorkloadspreadOwnerReference is K8sOwnerReference, the `OwnerReference` the families share (zz_generated_k8s.go).
+type WorkloadspreadOwnerReference = K8sOwnerReference
 
 // WorkloadspreadPreferredSchedulingTerm is `PreferredSchedulingTerm` of the workloadspread family's schemas.
 //
-// A weighted preferred term.
+// A weighted preferred term (`preferredDuringSchedulingIgnoredDuringExecution[]`).
 type WorkloadspreadPreferredSchedulingTerm struct {
-	// `preference`; null or absent: the empty term (skipped).
-	Preference *WorkloadspreadNodeSelectorTerm `json:"preference,omitempty"`
+	// `preference`; absent or null: the empty term (skipped).
+	Preference *K8sNodeSelectorTerm `json:"preference,omitempty"`
 
 	// `weight`; a term of weight 0 is skipped.
 	Weight *int32 `json:"weight,omitempty"`
@@ -188,10 +169,10 @@ type WorkloadspreadSubset struct {
 
 	// `requiredNodeSelectorTerm`: ANDed into each of the pod's own required node affinity terms
 	// (or used alone); null: every node whose taints are tolerated matches.
-	RequiredNodeSelectorTerm *WorkloadspreadNodeSelectorTerm `json:"requiredNodeSelectorTerm,omitempty"`
+	RequiredNodeSelectorTerm *K8sNodeSelectorTerm `json:"requiredNodeSelectorTerm,omitempty"`
 
 	// `tolerations`, added to the pod's.
-	Tolerations *[]WorkloadspreadToleration `json:"tolerations,omitempty"`
+	Tolerations *[]K8sToleration `json:"tolerations,omitempty"`
 }
 
 // WorkloadspreadSubsetCondition is `SubsetCondition` of the workloadspread family's schemas.
@@ -291,19 +272,8 @@ type WorkloadspreadSubsetStatusOutput struct {
 	Replicas int32 `json:"replicas"`
 }
 
-// WorkloadspreadTaint is `Taint` of the workloadspread family's schemas.
-//
-// A node taint (`spec.taints[]`).
-type WorkloadspreadTaint struct {
-	// `effect` (`NoSchedule`, `PreferNoSchedule`, `NoExecute`); null or absent: `""`.
-	Effect *string `json:"effect,omitempty"`
-
-	// `key`; null or absent: `""`.
-	Key *string `json:"key,omitempty"`
-
-	// `value`; null or absent: `""`.
-	Value *string `json:"value,omitempty"`
-}
+// WorkloadspreadTaint is K8sTaint, the `Taint` the families share (zz_generated_k8s.go).
+type WorkloadspreadTaint = K8sTaint
 
 // WorkloadspreadTakeover is `Takeover` of the workloadspread family's schemas.
 //
@@ -333,25 +303,8 @@ type WorkloadspreadTargetRef struct {
 	Name *string `json:"name,omitempty"`
 }
 
-// WorkloadspreadToleration is `Toleration` of the workloadspread family's schemas.
-//
-// A toleration (`spec.tolerations[]` of a pod, `tolerations[]` of a WorkloadSpread subset).
-type WorkloadspreadToleration struct {
-	// `effect`; empty matches every effect.
-	Effect *string `json:"effect,omitempty"`
-
-	// `key`; empty with `Exists` tolerates every key.
-	Key *string `json:"key,omitempty"`
-
-	// `operator`: `Exists`, `Equal` or empty (= `Equal`).
-	Operator *string `json:"operator,omitempty"`
-
-	// `tolerationSeconds`; not read here.
-	TolerationSeconds *int64 `json:"tolerationSeconds,omitempty"`
-
-	// `value`, compared under `Equal`.
-	Value *string `json:"value,omitempty"`
-}
+// WorkloadspreadToleration is K8sToleration, the `Toleration` the families share (zz_generated_k8s.go).
+type WorkloadspreadToleration = K8sToleration
 
 // WorkloadspreadWorkloadSpread is `WorkloadSpread` of the workloadspread family's schemas.
 //
@@ -394,7 +347,7 @@ type WorkloadspreadWorkloadSpreadNodeMeta struct {
 // Node `spec`.
 type WorkloadspreadWorkloadSpreadNodeSpec struct {
 	// `taints`.
-	Taints *[]WorkloadspreadTaint `json:"taints,omitempty"`
+	Taints *[]K8sTaint `json:"taints,omitempty"`
 }
 
 // WorkloadspreadWorkloadSpreadPod is `WorkloadSpreadPod` of the workloadspread family's schemas.
@@ -402,7 +355,7 @@ type WorkloadspreadWorkloadSpreadNodeSpec struct {
 // A pod of the workload, reduced to what the controller reads; a whole Pod may be passed.
 type WorkloadspreadWorkloadSpreadPod struct {
 	// `metadata`.
-	Metadata *WorkloadspreadWorkloadSpreadPodMeta `json:"metadata,omitempty"`
+	Metadata *K8sObjectMeta `json:"metadata,omitempty"`
 
 	// `spec`.
 	Spec *WorkloadspreadWorkloadSpreadPodSpec `json:"spec,omitempty"`
@@ -411,61 +364,21 @@ type WorkloadspreadWorkloadSpreadPod struct {
 	Status *WorkloadspreadWorkloadSpreadPodStatus `json:"status,omitempty"`
 }
 
-// WorkloadspreadWorkloadSpreadPodCondition is `WorkloadSpreadPodCondition` of the workloadspread family's schemas.
-//
-// One pod condition.
-type WorkloadspreadWorkloadSpreadPodCondition struct {
-	// `lastTransitionTime` (RFC 3339; the `Ready` one orders ready pods); null: the zero time.
-	LastTransitionTime *string `json:"lastTransitionTime,omitempty"`
-
-	// `reason` (`Unschedulable` with `PodScheduled=False` marks an unschedulable pod).
-	Reason *string `json:"reason,omitempty"`
-
-	// `status`.
-	Status *string `json:"status,omitempty"`
-
-	// `type`.
-	Type *string `json:"type,omitempty"`
-}
-
-// WorkloadspreadWorkloadSpreadPodMeta is `WorkloadSpreadPodMeta` of the workloadspread family's schemas.
-//
-// Pod `metadata`.
-type WorkloadspreadWorkloadSpreadPodMeta struct {
-	// `annotations` (`apps.kruise.io/matched-workloadspread`, the deletion cost).
-	Annotations *map[string]string `json:"annotations,omitempty"`
-
-	// `creationTimestamp` (RFC 3339); null: the zero time.
-	CreationTimestamp *string `json:"creationTimestamp,omitempty"`
-
-	// `deletionTimestamp`: present = terminating (not active).
-	DeletionTimestamp *string `json:"deletionTimestamp,omitempty"`
-
-	// `labels` (the version labels are read).
-	Labels *map[string]string `json:"labels,omitempty"`
-
-	// `name`: required, unique among the pods.
-	Name *string `json:"name,omitempty"`
-
-	// `ownerReferences`: the controller's kind decides whether the pod is versioned.
-	OwnerReferences *[]*K8sMatchOwnerReference `json:"ownerReferences,omitempty"`
-}
-
 // WorkloadspreadWorkloadSpreadPodSpec is `WorkloadSpreadPodSpec` of the workloadspread family's schemas.
 //
 // Pod `spec`.
 type WorkloadspreadWorkloadSpreadPodSpec struct {
 	// `affinity` (its required node affinity is read).
-	Affinity *WorkloadspreadAffinity `json:"affinity,omitempty"`
+	Affinity *K8sAffinity `json:"affinity,omitempty"`
 
 	// `initContainers` (restart policy, for the deletion order of sidecar restarts).
-	InitContainers *[]K8sInitContainer `json:"initContainers,omitempty"`
+	InitContainers *[]*K8sContainer `json:"initContainers,omitempty"`
 
 	// `nodeName`: the node a pod without a subset is placed by; empty: unscheduled.
 	NodeName *string `json:"nodeName,omitempty"`
 
 	// `tolerations`.
-	Tolerations *[]WorkloadspreadToleration `json:"tolerations,omitempty"`
+	Tolerations *[]K8sToleration `json:"tolerations,omitempty"`
 }
 
 // WorkloadspreadWorkloadSpreadPodStatus is `WorkloadSpreadPodStatus` of the workloadspread family's schemas.
@@ -473,13 +386,13 @@ type WorkloadspreadWorkloadSpreadPodSpec struct {
 // Pod `status`.
 type WorkloadspreadWorkloadSpreadPodStatus struct {
 	// `conditions` (`Ready` for the deletion order, `PodScheduled` for rescheduling).
-	Conditions *[]WorkloadspreadWorkloadSpreadPodCondition `json:"conditions,omitempty"`
+	Conditions *[]*K8sCondition `json:"conditions,omitempty"`
 
 	// `containerStatuses` (restart counts, for the deletion order).
-	ContainerStatuses *[]K8sContainerStatus `json:"containerStatuses,omitempty"`
+	ContainerStatuses *[]*K8sContainerStatus `json:"containerStatuses,omitempty"`
 
 	// `initContainerStatuses` (sidecar restart counts, for the deletion order).
-	InitContainerStatuses *[]K8sContainerStatus `json:"initContainerStatuses,omitempty"`
+	InitContainerStatuses *[]*K8sContainerStatus `json:"initContainerStatuses,omitempty"`
 
 	// `phase`: `Succeeded`/`Failed` pods are not active; `Pending` ones may be rescheduled.
 	Phase *string `json:"phase,omitempty"`

@@ -148,6 +148,20 @@ impl<'a> Family<'a> {
         let mut names = BTreeMap::new();
         let mut aliases = BTreeMap::new();
         let mut taken: BTreeMap<String, String> = BTreeMap::new();
+        // A family's own def named with the family's prefix before a shared def's name (`PubPod`
+        // in `pub`, which also uses the shared pod view `Pod`) keeps that name rather than
+        // doubling the prefix, and the shared def's alias gives way to it.
+        let own_prefixed: BTreeSet<&String> = defs
+            .iter()
+            .filter(|(n, d)| {
+                !matches!(d, Def::Alias { .. })
+                    && !used.contains_key(*n)
+                    && !fixed.contains_key(*n)
+                    && n.strip_prefix(prefix.as_str())
+                        .is_some_and(|r| used.contains_key(r))
+            })
+            .map(|(n, _)| n)
+            .collect();
         for (n, d) in &defs {
             if matches!(d, Def::Alias { .. }) {
                 continue;
@@ -156,6 +170,9 @@ impl<'a> Family<'a> {
                 names.insert(n.clone(), shared_name(n));
                 // the family's own name stays, as an alias of the shared type
                 let own = format!("{prefix}{n}");
+                if own_prefixed.contains(&own) {
+                    continue;
+                }
                 if funcs.contains(&own) || taken.contains_key(&own) {
                     return Err(format!("family {family}: Go alias {own} is taken"));
                 }
@@ -163,10 +180,13 @@ impl<'a> Family<'a> {
                 aliases.insert(n.clone(), own);
                 continue;
             }
-            let mut go = fixed
-                .get(n)
-                .cloned()
-                .unwrap_or_else(|| format!("{prefix}{n}"));
+            let mut go = fixed.get(n).cloned().unwrap_or_else(|| {
+                if own_prefixed.contains(n) {
+                    n.clone()
+                } else {
+                    format!("{prefix}{n}")
+                }
+            });
             if funcs.contains(&go) {
                 go.push_str("Type");
             }

@@ -4,7 +4,9 @@
 //! - `schemas/<fn id>.json`, one schema per typed fn;
 //! - `docs/fns.md`, every fn id with its fields, error kinds and OpenKruise source;
 //! - `bindings/python/python/kruise_core/<family>.py` (TypedDicts and one function per fn) and
-//!   `_typed.py` (the `ErrorKind` literal and the table of typed functions);
+//!   `_typed.py` (the `ErrorKind` literal and the table of typed functions), and the list of
+//!   family modules inside the hand-written `__init__.py` (between its `# begin generated` /
+//!   `# end generated` lines);
 //! - `bindings/go/zz_generated_<family>.go` (structs and one function per fn), the typed replay
 //!   table `zz_generated_typed_test.go` and `zz_generated_example_test.go`;
 //! - the types several families share ([`model::shared_defs`]) once: Python `kruise_core/k8s.py`
@@ -83,6 +85,10 @@ pub fn generate(root: &Path) -> Result<Files, String> {
         replace_region(&text, &python::functions_table(&fns))?,
     );
     python::generate(&fns, &mut files)?;
+    let init_py = root.join(python::INIT_PY);
+    let text =
+        std::fs::read_to_string(&init_py).map_err(|e| format!("{}: {e}", init_py.display()))?;
+    files.insert(python::INIT_PY.into(), python::init_py(&text, &fns)?);
     go::generate(&fns, &vectors, &mut files)?;
     Ok(files)
 }

@@ -18,6 +18,7 @@ pub mod conformance;
 pub mod cron;
 pub mod distribution;
 pub mod error;
+pub mod imagepull;
 pub mod intstr;
 pub mod jobsidecar;
 pub mod k8s;

@@ -250,6 +250,7 @@ const FAMILIES: &[&[Entry]] = &[
     crate::sidecarset::ENTRIES,
     crate::jobsidecar::ENTRIES,
     crate::distribution::ENTRIES,
+    crate::imagepull::ENTRIES,
     crate::workloadspread::ENTRIES,
     crate::api::ENTRIES,
     crate::compat::ENTRIES,

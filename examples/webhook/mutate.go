@@ -153,19 +153,19 @@ func (s *server) sidecarPatch(ctx context.Context, pod *corev1.Pod) ([]map[strin
 
 // matchedSidecarSets lists the SidecarSets and keeps those kruisecore.SidecarsetMatch applies to the pod.
 func (s *server) matchedSidecarSets(ctx context.Context, pod *corev1.Pod) ([]sidecarSetSpec, error) {
-	var namespace *kruisecore.SidecarsetNamespaceObject
+	var namespace *kruisecore.SidecarsetNamespace
 	ns, err := s.kube.CoreV1().Namespaces().Get(ctx, pod.Namespace, metav1.GetOptions{})
 	switch {
 	case apierrors.IsNotFound(err):
 	case err != nil:
 		return nil, fmt.Errorf("reading namespace %s: %w", pod.Namespace, err)
 	default:
-		namespace = &kruisecore.SidecarsetNamespaceObject{}
+		namespace = &kruisecore.SidecarsetNamespace{}
 		if err := convertJSON(ns, namespace); err != nil {
 			return nil, err
 		}
 	}
-	var matchPod kruisecore.SidecarsetMatchPod
+	var matchPod kruisecore.SidecarsetPod
 	if err := convertJSON(pod, &matchPod); err != nil {
 		return nil, err
 	}

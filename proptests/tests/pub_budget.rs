@@ -45,6 +45,7 @@ fn pod(i: usize, ready: bool, cpu: &str) -> Pod {
             conditions: vec![PodCondition {
                 type_: "Ready".into(),
                 status: if ready { "True" } else { "False" }.into(),
+                ..PodCondition::default()
             }],
             ..PodStatus::default()
         },

@@ -4,7 +4,7 @@ literal TypedDict inputs, using the outputs. Also run by pytest (test_typed_usag
 from __future__ import annotations
 
 import kruise_core
-from kruise_core import allocation, api, compat, cron, distribution, jobsidecar, pub, resources, rollout, sidecarset
+from kruise_core import allocation, api, compat, cron, distribution, imagepull, jobsidecar, pub, resources, rollout, sidecarset
 
 
 def rollout_example() -> int:
@@ -112,6 +112,39 @@ def distribution_example() -> list[str]:
     return list(out["matchedNamespaces"])
 
 
+def distribution_validate_example() -> list[str]:
+    out: distribution.ValidateOutput = distribution.validate(
+        {
+            "resourceDistribution": {
+                "metadata": {"name": "rd"},
+                "spec": {"resource": {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s"}}},
+            },
+            "oldResourceDistribution": {
+                "metadata": {"name": "rd"},
+                "spec": {"resource": {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "t"}}},
+            },
+        }
+    )
+    return [e["field"] for e in out["errors"]]
+
+
+def imagepull_example() -> int:
+    out: imagepull.StatusOutput = imagepull.status(
+        {
+            "imagePullJob": {
+                "metadata": {"uid": "u1"},
+                "spec": {"image": "nginx:1.25", "completionPolicy": {"type": "Never"}, "imagePullPolicy": "Always"},
+                "status": {"startTime": "2024-05-01T00:00:00Z"},
+            },
+            "nodeImages": [{"metadata": {"name": "node-a"}}],
+            "now": "2024-05-01T00:01:00Z",
+        }
+    )
+    policy: imagepull.TagPullPolicy = out["pullPolicy"]
+    assert out["nodesToSync"] == ["node-a"]
+    return int(policy["ttlSecondsAfterFinishedMin"])
+
+
 def main() -> None:
     assert rollout_example() == 6
     assert allocation_example() == 3
@@ -124,6 +157,8 @@ def main() -> None:
     assert sidecarset_example() == "webhook_namespace_excluded"
     assert jobsidecar_example() == ["sidecar"]
     assert distribution_example() == ["ns-1"]
+    assert distribution_validate_example() == ["spec.resource"]
+    assert imagepull_example() == 85800
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@
 mod explain;
 mod inplace;
 mod manifest;
+mod order;
 
 use super::{DemoArgs, ExplainArgs};
 use crate::CliError;
@@ -24,6 +25,8 @@ use std::fmt::Write as _;
 
 const CLONESET: &str = include_str!("../../examples/rollout/cloneset.yaml");
 const DAEMONSET: &str = include_str!("../../examples/rollout/daemonset.yaml");
+const CLONESET_ROLLING: &str = include_str!("../../examples/rollout/cloneset-rolling.yaml");
+const PODS: &str = include_str!("../../examples/rollout/pods.yaml");
 
 /// Rollout start time of the demo story.
 const T0: &str = "2026-06-21T10:00:00Z";
@@ -34,7 +37,34 @@ pub fn demo(_args: &DemoArgs) -> Result<String, CliError> {
     cloneset_story(&mut out)?;
     out.push('\n');
     daemonset_story(&mut out)?;
+    out.push('\n');
+    order_story(&mut out)?;
     Ok(out)
+}
+
+/// Demo section: which pods the next reconcile of the rolling example updates, in order, and
+/// which it deletes once the CloneSet is scaled down to 3.
+fn order_story(out: &mut String) -> Result<(), CliError> {
+    let mut cs = parse_one(
+        CLONESET_ROLLING,
+        "cli/examples/rollout/cloneset-rolling.yaml",
+    )?;
+    let pods = parse_one(PODS, "cli/examples/rollout/pods.yaml")?;
+    let pods = pods
+        .get("items")
+        .and_then(serde_json::Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let now = "2026-06-21T10:12:00Z";
+    let _ = writeln!(
+        out,
+        "CloneSet sample (cli/examples/rollout/cloneset-rolling.yaml) and its pods at {now}:"
+    );
+    order::explain(out, &cs, &pods, now)?;
+    cs["spec"]["replicas"] = serde_json::json!(3);
+    let _ = writeln!(out, "The same CloneSet scaled down to 3 replicas:");
+    order::explain(out, &cs, &pods, now)?;
+    Ok(())
 }
 
 /// `kruise-core explain cloneset FILE [--pods FILE] [--now TIME]`.
@@ -331,6 +361,18 @@ mod tests {
         assert!(out.contains("maxUnavailable \"50%\" -> 3"), "{out}");
         assert!(out.contains("=> 2 pod(s) will update next."), "{out}");
         assert!(out.contains("In order: sample-e, sample-d"), "{out}");
+        assert!(
+            out.contains(
+                "  1. sample-e: updates now\n  2. sample-d: updates now\n  3. sample-c: waits: maxUnavailable budget used up\n  4. sample-b: waits: beyond the pods to update\n"
+            ),
+            "{out}"
+        );
+        assert!(
+            out.contains(
+                "Scale step (rollout.cloneset_pods_to_delete): nothing to create or delete"
+            ),
+            "{out}"
+        );
         assert!(
             out.contains("next reconcile: Progressing=False / ProgressDeadlineExceeded"),
             "{out}"

@@ -89,6 +89,12 @@ pub struct LaunchPriorityInput {
     /// naming it). Required.
     #[schemars(with = "serde_json::Map<String, Value>")]
     pub pod: Value,
+    /// The request's namespace and the pod webhook's `namespaceSelector`
+    /// ([`crate::k8s::webhook_namespace`]); when the selector excludes the namespace
+    /// (the Helm chart's: `kube-system` and the `control-plane: openkruise` namespace) the webhook
+    /// is not called: `skip`. Absent or null: the webhook is called.
+    #[serde(default)]
+    pub webhook_namespace: Option<crate::k8s::webhook_namespace::WebhookNamespace>,
 }
 
 /// Output of `api.launch_priority`.
@@ -122,6 +128,9 @@ impl LaunchPriorityOutput {
 
 /// Decides `api.launch_priority` on a typed input.
 pub(crate) fn decide_typed(i: LaunchPriorityInput) -> Result<LaunchPriorityOutput> {
+    if crate::k8s::webhook_namespace::excluded(i.webhook_namespace.as_ref(), "webhookNamespace")? {
+        return Ok(LaunchPriorityOutput::SKIP);
+    }
     let operation = i.operation.as_deref().unwrap_or("CREATE");
     let sub = i.sub_resource.as_deref().unwrap_or("");
     let resource = i.resource.as_deref().unwrap_or("pods");

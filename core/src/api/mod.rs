@@ -154,7 +154,10 @@ pub mod fns {
             (pkg/webhook/pod/mutating/container_launch_priority_initialization.go)";
         const SOURCE: &'static str = "pkg/webhook/pod/mutating/container_launch_priority_initialization.go \
             containerLaunchPriorityInitialization; pkg/util/containerlaunchpriority/container_launch_priority.go";
-        const ERRORS: &'static [&'static str] = &[super::launch_priority::INVALID_PRIORITY];
+        const ERRORS: &'static [&'static str] = &[
+            super::launch_priority::INVALID_PRIORITY,
+            crate::k8s::webhook_namespace::INVALID_LABEL_SELECTOR,
+        ];
         type Input = LaunchPriorityInput;
         type Output = LaunchPriorityOutput;
 
@@ -166,8 +169,10 @@ pub mod fns {
                     ("subResource", Want::String, false),
                     ("resource", Want::String, false),
                     ("pod", Want::Object, true),
+                    ("webhookNamespace", Want::Any, false),
                 ],
-            )
+            )?;
+            crate::k8s::object_or_null(input.get("webhookNamespace"), "webhookNamespace")
         }
 
         fn decide(i: LaunchPriorityInput) -> Result<LaunchPriorityOutput> {
@@ -311,7 +316,8 @@ pub mod fns {
             "WorkloadSpread subset choice with per-revision accounting (pkg/util/workloadspread)";
         const SOURCE: &'static str = "pkg/util/workloadspread/workloadspread.go \
             HandlePodCreation/HandlePodDeletion, acquireSuitableSubset; utils.go";
-        const ERRORS: &'static [&'static str] = &[];
+        const ERRORS: &'static [&'static str] =
+            &[crate::k8s::webhook_namespace::INVALID_LABEL_SELECTOR];
         type Input = WorkloadspreadSubsetInput;
         type Output = WorkloadspreadSubsetOutput;
 
@@ -324,8 +330,10 @@ pub mod fns {
                     ("operation", Want::String, true),
                     ("workloadReplicas", Want::Int, false),
                     ("versionedStatusKinds", Want::Array, false),
+                    ("webhookNamespace", Want::Any, false),
                 ],
-            )
+            )?;
+            crate::k8s::object_or_null(input.get("webhookNamespace"), "webhookNamespace")
         }
 
         fn decide(i: WorkloadspreadSubsetInput) -> Result<WorkloadspreadSubsetOutput> {

@@ -441,6 +441,11 @@ pub struct WorkloadspreadSubsetInput {
     /// `["deployment", "replicaset"]`, v1.9.0's; `deployment` implies `replicaset`).
     #[serde(default)]
     pub versioned_status_kinds: Option<Vec<String>>,
+    /// The request's namespace and the pod webhooks' `namespaceSelector`
+    /// ([`crate::k8s::webhook_namespace`]); when the selector excludes the namespace the webhooks
+    /// are not called: no subset, nothing written (`webhookExcluded`). Absent or null: called.
+    #[serde(default)]
+    pub webhook_namespace: Option<crate::k8s::webhook_namespace::WebhookNamespace>,
 }
 
 /// Output of `api.workloadspread_subset`.
@@ -459,6 +464,10 @@ pub struct WorkloadspreadSubsetOutput {
     /// The whole list persisted under `version`; absent unless `statusChanged`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub subset_statuses: Option<Vec<SubsetStatusRecord>>,
+    /// `true` when `webhookNamespace` excludes the namespace (then `subset` is null, `version`
+    /// `""` and nothing is written); absent otherwise.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub webhook_excluded: bool,
 }
 
 /// One subset status entry as written back.
@@ -477,6 +486,16 @@ pub struct SubsetStatusRecord {
 
 /// Decides `api.workloadspread_subset` on a typed input.
 pub(crate) fn decide_typed(i: WorkloadspreadSubsetInput) -> Result<WorkloadspreadSubsetOutput> {
+    if crate::k8s::webhook_namespace::excluded(i.webhook_namespace.as_ref(), "webhookNamespace")? {
+        return Ok(WorkloadspreadSubsetOutput {
+            subset: None,
+            version: String::new(),
+            status_changed: false,
+            generated_uid: false,
+            subset_statuses: None,
+            webhook_excluded: true,
+        });
+    }
     let ws = as_obj(&i.workload_spread, "workloadSpread")?;
     let pod = as_obj(&i.pod, "pod")?;
     let kinds: Vec<&str> = match &i.versioned_status_kinds {
@@ -495,6 +514,7 @@ pub(crate) fn decide_typed(i: WorkloadspreadSubsetInput) -> Result<Workloadsprea
         version: o.version,
         status_changed: o.status_changed,
         generated_uid: o.generated_uid,
+        webhook_excluded: false,
         subset_statuses: o.subset_statuses.map(|l| {
             l.into_iter()
                 .map(|s| SubsetStatusRecord {

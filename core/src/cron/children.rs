@@ -58,52 +58,16 @@ pub struct OwnerObject {
     pub spec: OwnerSpec,
 }
 
-/// One `metadata.ownerReferences` entry of a child; other members (`blockOwnerDeletion`) are
-/// ignored. Absent or null strings read as `""`, as Go decodes them.
-#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct OwnerReference {
-    /// `apiVersion` of the owner: `apps.kruise.io/v1beta1` (any child kind) or
-    /// `apps.kruise.io/v1alpha1` (Job children only) for an AdvancedCronJob.
-    #[serde(default, deserialize_with = "crate::k8s::null_as_default")]
-    #[schemars(with = "Option<String>")]
-    pub api_version: String,
-    /// `kind` of the owner: `AdvancedCronJob` for an AdvancedCronJob.
-    #[serde(default, deserialize_with = "crate::k8s::null_as_default")]
-    #[schemars(with = "Option<String>")]
-    pub kind: String,
-    /// `name` of the owner.
-    #[serde(default, deserialize_with = "crate::k8s::null_as_default")]
-    #[schemars(with = "Option<String>")]
-    pub name: String,
-    /// `uid` of the owner: not compared by the controller's listing.
-    #[serde(default, deserialize_with = "crate::k8s::null_as_default")]
-    #[schemars(with = "Option<String>")]
-    pub uid: String,
-    /// `controller`: only the first reference with `true` is the controller reference; null or
-    /// absent: not a controller reference.
-    #[serde(default)]
-    pub controller: Option<bool>,
-}
+/// One `metadata.ownerReferences` entry of a child: the shared
+/// [`crate::k8s::meta::OwnerReference`] (read here: `apiVersion` (`apps.kruise.io/v1beta1` for
+/// any child kind, `apps.kruise.io/v1alpha1` for Job children only), `kind` (`AdvancedCronJob`),
+/// `name`, `controller`; `uid` is not compared by the controller's listing).
+pub use crate::k8s::meta::OwnerReference;
 
-/// The child `metadata` members the listing reads; other members are ignored.
-#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct ChildMeta {
-    /// `metadata.name`; null or absent: `""`.
-    #[serde(default, deserialize_with = "crate::k8s::null_as_default")]
-    #[schemars(with = "Option<String>")]
-    pub name: String,
-    /// `metadata.namespace`, compared with the AdvancedCronJob's; null or absent: `""`.
-    #[serde(default, deserialize_with = "crate::k8s::null_as_default")]
-    #[schemars(with = "Option<String>")]
-    pub namespace: String,
-    /// `metadata.ownerReferences`, in order; null or absent: none (the child is not owned). A
-    /// null entry is the zero reference (not a controller reference).
-    #[serde(default, deserialize_with = "null_items_as_default")]
-    #[schemars(with = "Option<Vec<Option<OwnerReference>>>")]
-    pub owner_references: Vec<OwnerReference>,
-}
+/// The child `metadata`: the shared [`crate::k8s::meta::ObjectMeta`] (read here: `name`,
+/// `namespace` (compared with the AdvancedCronJob's), `ownerReferences` (null or absent: none,
+/// the child is not owned; a null entry is the zero reference)).
+pub type ChildMeta = crate::k8s::meta::ObjectMeta;
 
 /// One candidate child object (a whole Job / BroadcastJob / ImageListPullJob may be passed;
 /// members not listed are ignored).
@@ -153,16 +117,7 @@ pub struct ChildrenOutput {
     pub names: Vec<String>,
 }
 
-/// A list as Go's encoding/json reads a `[]T` of structs: `null` is the empty list and a `null`
-/// item the zero value.
-fn null_items_as_default<'de, D, T>(d: D) -> std::result::Result<Vec<T>, D::Error>
-where
-    D: serde::Deserializer<'de>,
-    T: Default + Deserialize<'de>,
-{
-    let items = <Option<Vec<Option<T>>>>::deserialize(d)?.unwrap_or_default();
-    Ok(items.into_iter().map(Option::unwrap_or_default).collect())
-}
+use crate::k8s::meta::null_items as null_items_as_default;
 
 /// Go decodes a JSON object (or `null`) into a struct and refuses an array, which serde's derived
 /// decoders would read as the struct's members in order: the objects of the input must be

@@ -2,6 +2,7 @@
 
 use super::targets::{TargetsInput, TargetsOutput};
 use super::types::{INVALID_LABEL_SELECTOR, INVALID_RESOURCE, INVALID_STATUS};
+use super::validate::{ValidateInput, ValidateOutput};
 use crate::error::Result;
 use crate::registry::Decision;
 
@@ -10,6 +11,7 @@ pub use super::types::{
     Condition, DistributionMeta, DistributionSpec, DistributionStatus, NamespaceObject,
     ResourceDistribution, TargetNamespace, TargetNamespaces, TargetsSpec,
 };
+pub use super::validate::{DryRunError, FieldError, ValidatedDistribution, ValidatedMeta};
 
 /// `distribution.targets`: one ResourceDistribution controller pass.
 pub struct Targets;
@@ -30,5 +32,26 @@ impl Decision for Targets {
 
     fn decide(i: TargetsInput) -> Result<TargetsOutput> {
         super::targets::targets(&i)
+    }
+}
+
+/// `distribution.validate`: the ResourceDistribution validating webhook.
+pub struct Validate;
+
+impl Decision for Validate {
+    const ID: &'static str = "distribution.validate";
+    const DOC: &'static str = "the ResourceDistribution validating webhook on create and update: metadata name and \
+        namespace, spec.resource readable, Secret or ConfigMap, apiVersion/kind/name immutable, the dry-run create's \
+        answer, target namespace names, namespaces both included and excluded, the namespace label selector; \
+        allowed, code and the field errors (field, type, detail)";
+    const SOURCE: &'static str = "pkg/webhook/resourcedistribution/validating/resourcedistribution_create_update_handler.go \
+        Handle, validateResourceDistribution, validateResourceDistributionSpec, validateResourceDistributionSpecResource, \
+        validateResourceDistributionSpecTargets; utils.go DeserializeResource, isSupportedGK, haveSameGVKAndName";
+    const ERRORS: &'static [&'static str] = &[INVALID_RESOURCE];
+    type Input = ValidateInput;
+    type Output = ValidateOutput;
+
+    fn decide(i: ValidateInput) -> Result<ValidateOutput> {
+        super::validate::validate(&i)
     }
 }

@@ -4,21 +4,25 @@
 //! Guide: `docs/distribution.md`.
 //!
 //! Typed entry point: [`targets::targets`] (or `kruise_core::decide::<fns::Targets>(input)`);
-//! JSON: the registry [`ENTRIES`] (`distribution.targets`).
+//! [`validate::validate`] (`fns::Validate`); JSON: the registry [`ENTRIES`]
+//! (`distribution.targets`, `distribution.validate`).
 //!
 //! Mirrors `pkg/controller/resourcedistribution/` (`resourcedistribution_controller.go`,
-//! `utils.go`) and `pkg/webhook/resourcedistribution/validating/utils.go`.
+//! `utils.go`) and `pkg/webhook/resourcedistribution/validating/` (`utils.go`,
+//! `resourcedistribution_create_update_handler.go`).
 
 pub mod fns;
 pub mod targets;
 pub mod types;
+pub mod validate;
 
 #[cfg(test)]
 mod tests;
 
 pub use targets::{TargetsInput, TargetsOutput, targets};
+pub use validate::{ValidateInput, ValidateOutput, validate};
 
 use crate::registry::Entry;
 
 /// Registry entries of this family.
-pub const ENTRIES: &[Entry] = &[Entry::of::<fns::Targets>()];
+pub const ENTRIES: &[Entry] = &[Entry::of::<fns::Targets>(), Entry::of::<fns::Validate>()];

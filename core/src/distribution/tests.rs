@@ -94,3 +94,86 @@ fn typed_errors_name_the_field() {
     let input = json!({"resourceDistribution": rd(json!({})), "namespaces": [ns("a", json!({})), ns("a", json!({}))]});
     assert_eq!(call(&input).unwrap_err().kind, "invalid_input");
 }
+
+mod validate {
+    use crate::distribution::validate::{ValidateInput, validate};
+    use serde_json::json;
+
+    fn run(v: serde_json::Value) -> Vec<(String, &'static str, String)> {
+        let i: ValidateInput = serde_json::from_value(v).unwrap();
+        validate(&i)
+            .unwrap()
+            .errors
+            .into_iter()
+            .map(|e| (e.field, e.error_type, e.detail))
+            .collect()
+    }
+
+    #[test]
+    fn admits_a_secret_and_reports_each_problem_in_order() {
+        let secret = json!({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s"}});
+        assert!(
+            run(json!({"resourceDistribution": {"metadata": {"name": "rd"},
+            "spec": {"resource": secret}}}))
+            .is_empty()
+        );
+        let errs = run(
+            json!({"resourceDistribution": {"metadata": {"name": "rd", "generateName": "x-"},
+            "spec": {"resource": secret, "targets": {
+                "includedNamespaces": {"list": [{"name": "a"}, {"name": "A"}]},
+                "excludedNamespaces": {"list": [{"name": "a"}]}}}},
+            "dryRunError": {"reason": "Invalid", "message": "bad"}}),
+        );
+        let fields: Vec<_> = errs.iter().map(|e| (e.0.as_str(), e.1)).collect();
+        assert_eq!(
+            fields,
+            vec![
+                ("spec.resource", "InternalError"),
+                ("spec.targets.includedNamespaces", "FieldValueInvalid"),
+                ("spec.targets", "FieldValueInvalid"),
+            ]
+        );
+        assert_eq!(
+            errs[0].2,
+            "failed to dry-run to validate spec.resource, error: bad"
+        );
+        assert!(errs[2].2.contains("namespace [a] is in both"));
+    }
+
+    #[test]
+    fn update_keeps_kind_and_name() {
+        let old = json!({"metadata": {"name": "rd"}, "spec": {"resource":
+            {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s"}}}});
+        let new = json!({"metadata": {"name": "rd"}, "spec": {"resource":
+            {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "t"}}}});
+        let errs = run(json!({"resourceDistribution": new, "oldResourceDistribution": old}));
+        assert_eq!(errs.len(), 1);
+        assert_eq!(
+            errs[0].2,
+            "resource apiVersion, kind, and name are immutable"
+        );
+        let errs = run(
+            json!({"resourceDistribution": {"metadata": {"name": "rd"}, "spec": {"resource":
+            {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s"}}}},
+            "oldResourceDistribution": old}),
+        );
+        assert!(errs.is_empty());
+    }
+
+    #[test]
+    fn dns_label_messages() {
+        let errs = run(
+            json!({"resourceDistribution": {"metadata": {"name": "rd"}, "spec": {
+            "resource": {"apiVersion": "v1", "kind": "ConfigMap"},
+            "targets": {"excludedNamespaces": {"list": [{"name": "a.b"}, {"name": "x".repeat(64)}]}}}}}),
+        );
+        let details: Vec<_> = errs.iter().map(|e| e.2.as_str()).collect();
+        assert_eq!(
+            details,
+            vec![
+                "must not contain dots",
+                "must be no more than 63 characters"
+            ]
+        );
+    }
+}

@@ -7,7 +7,6 @@ use crate::k8s::selector::LabelSelector;
 use crate::sidecarset::pod::null_items;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use std::collections::BTreeMap;
 
 /// Error kind of a `spec.resource` the controller cannot read (absent, null, not an object,
 /// without `kind`, or a list).
@@ -41,19 +40,10 @@ pub struct ResourceDistribution {
     pub status: DistributionStatus,
 }
 
-/// ResourceDistribution `metadata` members read.
-#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct DistributionMeta {
-    /// `metadata.name`: the copies' controller owner reference names it; null or absent: `""`.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<String>")]
-    pub name: String,
-    /// `metadata.generation`: becomes `status.observedGeneration`; null or absent: 0.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<i64>")]
-    pub generation: i64,
-}
+/// ResourceDistribution `metadata`: the shared [`crate::k8s::meta::ObjectMeta`] (read here:
+/// `name`, which the copies' controller owner reference names; `generation`, which becomes
+/// `status.observedGeneration`).
+pub type DistributionMeta = crate::k8s::meta::ObjectMeta;
 
 /// ResourceDistribution `spec`.
 #[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
@@ -155,33 +145,10 @@ pub struct Condition {
     pub failed_namespaces: Vec<String>,
 }
 
-/// A Namespace object, reduced to the members read.
-#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct NamespaceObject {
-    /// `metadata`; absent or null: the zero metadata.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<NamespaceMeta>")]
-    pub metadata: NamespaceMeta,
-}
-
-/// Namespace `metadata` members read.
-#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct NamespaceMeta {
-    /// `metadata.name`; must not be empty.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<String>")]
-    pub name: String,
-    /// `metadata.labels`; null or absent: none.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<BTreeMap<String, String>>")]
-    pub labels: BTreeMap<String, String>,
-    /// `metadata.deletionTimestamp`; only its presence matters: a terminating namespace gets no
-    /// copy (`NamespaceNotExists`) and loses none.
-    #[serde(default)]
-    pub deletion_timestamp: Option<String>,
-}
+/// A Namespace object: the shared [`crate::k8s::namespace::Namespace`] (read here: `metadata.name` (must not be empty), `labels`, and `deletionTimestamp` (only its presence matters: a terminating namespace gets no copy (`NamespaceNotExists`) and loses none)).
+pub use crate::k8s::namespace::Namespace as NamespaceObject;
+/// Namespace `metadata`: the shared [`crate::k8s::meta::ObjectMeta`].
+pub type NamespaceMeta = crate::k8s::meta::ObjectMeta;
 
 /// The distributed resource as the controller reads it (`DeserializeResource`).
 pub struct Resource<'a> {

@@ -27,9 +27,8 @@
 //!    it exists).
 
 use crate::k8s::null_as_default;
-use crate::sidecarset::pod::null_items;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 /// The env switching a container to a sidecar the terminator stops (`KruiseTerminateSidecarEnv`).
 pub const ENV_TERMINATE: &str = "KRUISE_TERMINATE_SIDECAR_WHEN_JOB_EXIT";
@@ -62,143 +61,29 @@ pub struct DecideInput {
     pub container_recreate_request_exists: bool,
 }
 
-/// A Pod, reduced to the members the terminator reads.
-#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct JobPod {
-    /// `metadata`; absent or null: the zero metadata.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<JobPodMeta>")]
-    pub metadata: JobPodMeta,
-    /// `spec`; absent or null: the zero spec (restart policy `""`, which the terminator ignores).
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<JobPodSpec>")]
-    pub spec: JobPodSpec,
-    /// `status`; absent or null: the zero status.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<JobPodStatus>")]
-    pub status: JobPodStatus,
-}
-
-/// Pod `metadata` members read.
-#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct JobPodMeta {
-    /// `metadata.name`: the CRR's `spec.podName`; null or absent: `""`.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<String>")]
-    pub name: String,
-    /// `metadata.uid`: names the CRR (`sidecar-termination-<uid>`); null or absent: `""`.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<String>")]
-    pub uid: String,
-    /// `metadata.deletionTimestamp` (RFC 3339); only its presence matters: a terminating pod is
-    /// left alone. Null or absent: none.
-    #[serde(default)]
-    pub deletion_timestamp: Option<String>,
-}
-
-/// Pod `spec` members read.
-#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct JobPodSpec {
-    /// `spec.nodeName`; null or absent: `""` (no node can be read).
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<String>")]
-    pub node_name: String,
-    /// `spec.restartPolicy`: `Never` and `OnFailure` pods are handled; `Always`, `""` (null or
-    /// absent; the API server defaults it to `Always`) and any other value are not.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<String>")]
-    pub restart_policy: String,
-    /// `spec.containers`, in order (init containers are not read); null: none. A null entry is
-    /// the zero container.
-    #[serde(default, deserialize_with = "null_items")]
-    #[schemars(with = "Option<Vec<Option<JobContainer>>>")]
-    pub containers: Vec<JobContainer>,
-}
-
-/// One container of `spec.containers`.
-#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct JobContainer {
-    /// `name`; null or absent: `""`.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<String>")]
-    pub name: String,
-    /// `image`; null or absent: `""`.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<String>")]
-    pub image: String,
-    /// `env`, in order; null: none. Only `name` and the literal `value` are read (`valueFrom`
-    /// counts as the value `""`).
-    #[serde(default, deserialize_with = "null_items")]
-    #[schemars(with = "Option<Vec<Option<JobEnvVar>>>")]
-    pub env: Vec<JobEnvVar>,
-}
-
-/// One `env` entry.
-#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct JobEnvVar {
-    /// `name`; null or absent: `""`.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<String>")]
-    pub name: String,
-    /// `value`; null or absent: `""`.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<String>")]
-    pub value: String,
-}
-
-/// Pod `status` members read.
-#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct JobPodStatus {
-    /// `status.phase` (`Pending`, `Running`, `Succeeded`, `Failed`, `Unknown`); null or absent:
-    /// `""`.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<String>")]
-    pub phase: String,
-    /// `status.containerStatuses`; null: none. Until there is one per container, no container
-    /// counts as terminated for the main/sidecar checks.
-    #[serde(default, deserialize_with = "null_items")]
-    #[schemars(with = "Option<Vec<Option<JobContainerStatus>>>")]
-    pub container_statuses: Vec<JobContainerStatus>,
-}
-
-/// One `status.containerStatuses` entry.
-#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct JobContainerStatus {
-    /// `name`: the container it describes; null or absent: `""`.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<String>")]
-    pub name: String,
-    /// `state`; absent or null: no state (not terminated).
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<JobContainerState>")]
-    pub state: JobContainerState,
-}
-
-/// A container status's `state`; only `terminated` is read.
-#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct JobContainerState {
-    /// `state.terminated`; null or absent: the container has not terminated.
-    #[serde(default)]
-    pub terminated: Option<Terminated>,
-}
-
-/// `state.terminated` members read.
-#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct Terminated {
-    /// `exitCode` (int32); null or absent: 0.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<i32>")]
-    pub exit_code: i32,
-}
+/// The job pod: the shared [`crate::k8s::pod::Pod`] (read here: `metadata.name`, `uid`,
+/// `deletionTimestamp`; `spec.nodeName`, `restartPolicy` (`Never` and `OnFailure` pods are
+/// handled; `Always`, `""` and any other value are not), `containers` (their `name`, `image`,
+/// `env`; init containers are not read); `status.phase`, `containerStatuses` (`name`,
+/// `state.terminated.exitCode`; until there is one per container, no container counts as
+/// terminated for the main/sidecar checks)), under this module's old names.
+pub type JobPod = crate::k8s::pod::Pod;
+/// Pod `metadata`: the shared [`crate::k8s::meta::ObjectMeta`].
+pub type JobPodMeta = crate::k8s::meta::ObjectMeta;
+/// Pod `spec`: the shared [`crate::k8s::pod::PodSpec`].
+pub type JobPodSpec = crate::k8s::pod::PodSpec;
+/// One container: the shared [`crate::k8s::pod::Container`].
+pub type JobContainer = crate::k8s::pod::Container;
+/// One `env` entry: the shared [`crate::k8s::pod::EnvVar`].
+pub type JobEnvVar = crate::k8s::pod::EnvVar;
+/// Pod `status`: the shared [`crate::k8s::pod::PodStatus`].
+pub type JobPodStatus = crate::k8s::pod::PodStatus;
+/// One container status: the shared [`crate::k8s::pod::ContainerStatus`].
+pub type JobContainerStatus = crate::k8s::pod::ContainerStatus;
+/// A container status's `state`: the shared [`crate::k8s::pod::ContainerState`].
+pub type JobContainerState = crate::k8s::pod::ContainerState;
+/// `state.terminated`: the shared [`crate::k8s::pod::ContainerStateTerminated`].
+pub type Terminated = crate::k8s::pod::ContainerStateTerminated;
 
 /// A Node, reduced to its labels.
 #[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
@@ -210,16 +95,9 @@ pub struct JobNode {
     pub metadata: JobNodeMeta,
 }
 
-/// Node `metadata` members read.
-#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct JobNodeMeta {
-    /// `metadata.labels`; `type: virtual-kubelet` marks a virtual-kubelet node. Null or absent:
-    /// none.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<BTreeMap<String, String>>")]
-    pub labels: BTreeMap<String, String>,
-}
+/// Node `metadata`: the shared [`crate::k8s::meta::ObjectMeta`] (read here: `labels`, where
+/// `type: virtual-kubelet` marks a virtual-kubelet node).
+pub type JobNodeMeta = crate::k8s::meta::ObjectMeta;
 
 /// `jobsidecar.decide` output: what the pass does.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, schemars::JsonSchema)]

@@ -13,10 +13,17 @@
 //! - [`image_ref`]: the docker/distribution image reference grammar, plain (`reference.Parse`)
 //!   and normalized (`ParseNormalizedNamed`).
 //!
-//! - [`condition`]: the `type` / `status` view of a status condition.
-//! - [`node_match`]: taints and tolerations, required node selector terms, preferred term scores.
-//! - [`pod`]: the pod view (metadata, owner references, phase; `IsPodActive`,
-//!   `GetControllerOf`) that matching decisions read.
+//! - [`condition`]: the one view of a status condition (`type`, `status`, `reason`, `message`,
+//!   `lastTransitionTime`).
+//! - [`meta`]: the one `ObjectMeta` view (and owner references) every object view carries.
+//! - [`pod`]: the one pod view (metadata, spec containers, status conditions and container
+//!   statuses; `IsPodActive`, `GetControllerOf`, `IsPodReady`) the families read.
+//! - [`namespace`]: the one Namespace view.
+//! - [`webhook_namespace`]: the namespaces the pod webhooks never see (the webhook
+//!   configuration's `namespaceSelector`), applied by every pod-webhook decision.
+//!
+//! - [`scheduling`]: node affinity, taints and tolerations (the scheduling predicates a controller
+//!   checks for a pod template on a node).
 //!
 //! - [`null_as_default`]: encoding/json's reading of `null` for a slice, map or struct member (the
 //!   zero value), for serde fields.
@@ -25,12 +32,15 @@
 
 pub mod condition;
 pub mod image_ref;
-pub mod node_match;
+pub mod meta;
+pub mod namespace;
 pub mod pod;
+pub mod scheduling;
 pub mod selector;
 pub mod selector_match;
 pub mod strconv;
 pub mod validation;
+pub mod webhook_namespace;
 
 /// Reads a JSON `null` (or an absent member, with `#[serde(default)]`) as `T::default()`, as Go's
 /// encoding/json leaves a nil slice, map or zero struct: `#[serde(default, deserialize_with =

@@ -1,97 +1,167 @@
-//! The pod view the families share: the pod metadata and status the matching decisions read
-//! (`sidecarset.match`, `pub.match`): namespace, labels, owner references, deletion timestamp and
-//! phase, with kube's `IsPodActive` and `metav1.GetControllerOf` on it. A whole Pod may be passed;
-//! other members are ignored. Absent and `null` members read as Go's zero values.
+//! The pod view the families share: one `corev1.Pod` reduced to the members any family reads
+//! (metadata, the spec's node, restart policy and containers, the status's phase, conditions and
+//! container statuses), with kube's `IsPodActive`, `metav1.GetControllerOf` and `IsPodReady` on
+//! it. A whole Pod may be passed; other members are ignored. Absent and `null` members read as
+//! Go's zero values and a `null` list item as the zero item, as encoding/json decodes a Pod; where
+//! a family reads a zero value in its own way, that is in the family's decide code.
+//!
+//! Used by `pub.match`, `sidecarset.match` / `sidecarset.inject` (matching), the rollout pod
+//! readers (`rollout.active_pods_order`, `rollout.cloneset_status`, `rollout.statefulset_status`)
+//! and `jobsidecar.decide`. PUB's admission and allocation keep their own Pod types: PUB writes
+//! the pod back member for member (its `spec` kept verbatim) and allocation parses times and
+//! requires `metadata.name` on reading (see `docs/design.md`).
 
+pub use crate::k8s::condition::Condition;
+pub use crate::k8s::meta::{ObjectMeta, OwnerReference, null_items};
 use crate::k8s::null_as_default;
-use serde::Deserialize;
-use std::collections::BTreeMap;
+use serde::{Deserialize, Serialize};
 
-/// A Pod, reduced to the members the matching decisions read.
-#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
+/// A Pod, reduced to the members the families read.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct MatchPod {
+pub struct Pod {
     /// `metadata`; absent or null: the zero metadata.
     #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<MatchPodMeta>")]
-    pub metadata: MatchPodMeta,
+    #[schemars(with = "Option<ObjectMeta>")]
+    pub metadata: ObjectMeta,
+    /// `spec`; absent or null: the zero spec.
+    #[serde(default, deserialize_with = "null_as_default")]
+    #[schemars(with = "Option<PodSpec>")]
+    pub spec: PodSpec,
     /// `status`; absent or null: the zero status (phase `""`).
     #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<MatchPodStatus>")]
-    pub status: MatchPodStatus,
+    #[schemars(with = "Option<PodStatus>")]
+    pub status: PodStatus,
 }
 
-/// Pod `metadata` members the matching decisions read.
-#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
+/// Pod `spec` members read.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct MatchPodMeta {
-    /// `metadata.name`; null or absent: `""`. Only reported, never compared.
+pub struct PodSpec {
+    /// `nodeName`; null or absent: `""` (not bound to a node).
+    #[serde(default, deserialize_with = "null_as_default")]
+    #[schemars(with = "Option<String>")]
+    pub node_name: String,
+    /// `restartPolicy` (`Always`, `OnFailure`, `Never`); null or absent: `""` (the API server
+    /// defaults it to `Always`).
+    #[serde(default, deserialize_with = "null_as_default")]
+    #[schemars(with = "Option<String>")]
+    pub restart_policy: String,
+    /// `initContainers`, in order; null or absent: none.
+    #[serde(default, deserialize_with = "null_items")]
+    #[schemars(with = "Option<Vec<Option<Container>>>")]
+    pub init_containers: Vec<Container>,
+    /// `containers`, in order; null or absent: none.
+    #[serde(default, deserialize_with = "null_items")]
+    #[schemars(with = "Option<Vec<Option<Container>>>")]
+    pub containers: Vec<Container>,
+}
+
+/// One `spec.containers[]` / `spec.initContainers[]` entry, the members read.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Container {
+    /// `name`; null or absent: `""`.
     #[serde(default, deserialize_with = "null_as_default")]
     #[schemars(with = "Option<String>")]
     pub name: String,
-    /// `metadata.namespace`; null or absent: `""` (see each fn for how `""` is read).
+    /// `image`; null or absent: `""`.
     #[serde(default, deserialize_with = "null_as_default")]
     #[schemars(with = "Option<String>")]
-    pub namespace: String,
-    /// `metadata.labels`; null or absent: none.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<BTreeMap<String, String>>")]
-    pub labels: BTreeMap<String, String>,
-    /// `metadata.ownerReferences`, in order; null or absent: none. A null entry is the zero
-    /// reference (not a controller reference).
+    pub image: String,
+    /// `env`, in order; null or absent: none. Only `name` and the literal `value` are read
+    /// (`valueFrom` counts as the value `""`).
     #[serde(default, deserialize_with = "null_items")]
-    #[schemars(with = "Option<Vec<Option<MatchOwnerReference>>>")]
-    pub owner_references: Vec<MatchOwnerReference>,
-    /// `metadata.deletionTimestamp` (RFC 3339); only its presence matters: a pod that has one is
-    /// terminating, not active. Null or absent: none.
+    #[schemars(with = "Option<Vec<Option<EnvVar>>>")]
+    pub env: Vec<EnvVar>,
+    /// `restartPolicy` of an init container (`Always` makes it a sidecar); null or absent: none.
     #[serde(default)]
-    pub deletion_timestamp: Option<String>,
+    pub restart_policy: Option<String>,
 }
 
-/// Pod `status` members the matching decisions read.
-#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
+/// One `env` entry.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct MatchPodStatus {
-    /// `status.phase` (`Pending`, `Running`, `Succeeded`, `Failed`, `Unknown`); null or absent:
-    /// `""`. `Succeeded` and `Failed` pods are not active.
+pub struct EnvVar {
+    /// `name`; null or absent: `""`.
+    #[serde(default, deserialize_with = "null_as_default")]
+    #[schemars(with = "Option<String>")]
+    pub name: String,
+    /// `value`; null or absent: `""`.
+    #[serde(default, deserialize_with = "null_as_default")]
+    #[schemars(with = "Option<String>")]
+    pub value: String,
+}
+
+/// Pod `status` members read.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PodStatus {
+    /// `phase` (`Pending`, `Running`, `Succeeded`, `Failed`, `Unknown`); null or absent: `""`.
     #[serde(default, deserialize_with = "null_as_default")]
     #[schemars(with = "Option<String>")]
     pub phase: String,
+    /// `conditions`, in order; null or absent: none.
+    #[serde(default, deserialize_with = "null_items")]
+    #[schemars(with = "Option<Vec<Option<Condition>>>")]
+    pub conditions: Vec<Condition>,
+    /// `containerStatuses`, in order; null or absent: none.
+    #[serde(default, deserialize_with = "null_items")]
+    #[schemars(with = "Option<Vec<Option<ContainerStatus>>>")]
+    pub container_statuses: Vec<ContainerStatus>,
+    /// `initContainerStatuses`, in order; null or absent: none.
+    #[serde(default, deserialize_with = "null_items")]
+    #[schemars(with = "Option<Vec<Option<ContainerStatus>>>")]
+    pub init_container_statuses: Vec<ContainerStatus>,
 }
 
-/// One `metadata.ownerReferences` entry; other members (`uid`, `blockOwnerDeletion`) are ignored.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
+/// One `status.containerStatuses[]` / `status.initContainerStatuses[]` entry, the members read.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct MatchOwnerReference {
-    /// `apiVersion` of the owner, e.g. `apps.kruise.io/v1alpha1`; null or absent: `""`.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<String>")]
-    pub api_version: String,
-    /// `kind` of the owner, e.g. `CloneSet`; null or absent: `""`.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<String>")]
-    pub kind: String,
-    /// `name` of the owner; null or absent: `""`.
+pub struct ContainerStatus {
+    /// `name`: the container it describes; null or absent: `""`.
     #[serde(default, deserialize_with = "null_as_default")]
     #[schemars(with = "Option<String>")]
     pub name: String,
-    /// `controller`: the first reference with `true` is the controller reference
-    /// (`metav1.GetControllerOf`); null or absent: not a controller reference.
+    /// `restartCount` (int32); null or absent: 0.
+    #[serde(default, deserialize_with = "null_as_default")]
+    #[schemars(with = "Option<i32>")]
+    pub restart_count: i32,
+    /// `state`; null or absent: no state (not terminated).
+    #[serde(default, deserialize_with = "null_as_default")]
+    #[schemars(with = "Option<ContainerState>")]
+    pub state: ContainerState,
+}
+
+/// A container status's `state`; only `terminated` is read.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ContainerState {
+    /// `terminated`; null or absent: the container has not terminated.
     #[serde(default)]
-    pub controller: Option<bool>,
+    pub terminated: Option<ContainerStateTerminated>,
 }
 
-/// A list as Go reads a `[]T` of structs: `null` is empty and a `null` item the zero value.
-pub(crate) fn null_items<'de, D, T>(d: D) -> std::result::Result<Vec<T>, D::Error>
-where
-    D: serde::Deserializer<'de>,
-    T: Default + Deserialize<'de>,
-{
-    let items = <Option<Vec<Option<T>>>>::deserialize(d)?.unwrap_or_default();
-    Ok(items.into_iter().map(Option::unwrap_or_default).collect())
+/// `state.terminated`, the members read.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ContainerStateTerminated {
+    /// `exitCode` (int32); null or absent: 0.
+    #[serde(default, deserialize_with = "null_as_default")]
+    #[schemars(with = "Option<i32>")]
+    pub exit_code: i32,
 }
 
-impl MatchPod {
+/// The pod view's old name (matching decisions).
+pub type MatchPod = Pod;
+/// The pod metadata view's old name.
+pub type MatchPodMeta = ObjectMeta;
+/// The pod status view's old name.
+pub type MatchPodStatus = PodStatus;
+/// The owner reference's old name.
+pub type MatchOwnerReference = OwnerReference;
+
+impl Pod {
     /// kube `IsPodActive` (`pkg/controller/controller_utils.go`), which OpenKruise's
     /// `sidecarcontrol.IsActivePod` calls: not `Succeeded`, not `Failed`, no deletion timestamp.
     pub fn is_active(&self) -> bool {
@@ -101,10 +171,17 @@ impl MatchPod {
     }
 
     /// `metav1.GetControllerOf`: the first owner reference with `controller: true`.
-    pub fn controller_ref(&self) -> Option<&MatchOwnerReference> {
-        self.metadata
-            .owner_references
-            .iter()
-            .find(|r| r.controller == Some(true))
+    pub fn controller_ref(&self) -> Option<&OwnerReference> {
+        self.metadata.controller_ref()
+    }
+
+    /// The first condition of type `t` (kube `GetPodConditionFromList`).
+    pub fn condition(&self, t: &str) -> Option<&Condition> {
+        self.status.conditions.iter().find(|c| c.type_ == t)
+    }
+
+    /// kube `IsPodReady`: the first `Ready` condition has status `True`.
+    pub fn is_ready(&self) -> bool {
+        self.condition("Ready").is_some_and(|c| c.status == "True")
     }
 }

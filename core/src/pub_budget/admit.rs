@@ -86,6 +86,9 @@ pub enum DecisionCode {
     DryRun,
     /// Admitted; the status change is written.
     Admitted,
+    /// The pod webhook is not called for the request's namespace (`webhookNamespace`: the
+    /// webhook configuration's `namespaceSelector` excludes it); allowed, nothing written.
+    NamespaceExcluded,
 }
 
 impl DecisionCode {
@@ -115,6 +118,7 @@ impl DecisionCode {
             DecisionCode::DeniedTooManyRecords => "denied_too_many_records",
             DecisionCode::DryRun => "dry_run",
             DecisionCode::Admitted => "admitted",
+            DecisionCode::NamespaceExcluded => "namespace_excluded",
         }
     }
 }

@@ -269,6 +269,12 @@ pub struct AdmitInput {
     /// The Kruise feature gates (absent members: their defaults).
     #[serde(default)]
     pub feature_gates: FeatureGates,
+    /// The request's namespace and the pod webhook's `namespaceSelector`
+    /// ([`crate::k8s::webhook_namespace`]); when the selector excludes the namespace (the Helm
+    /// chart's: `kube-system` and the `control-plane: openkruise` namespace) the webhook is not
+    /// called: allowed, decision `namespace_excluded`, nothing written. Absent or null: called.
+    #[serde(default)]
+    pub webhook_namespace: Option<crate::k8s::webhook_namespace::WebhookNamespace>,
     /// The record time of an admitted request, RFC 3339 (written back as given).
     #[schemars(extend("format" = "date-time"))]
     pub now: String,
@@ -301,12 +307,16 @@ impl Decision for Admit {
         "Pod webhook PUB admission: allow/deny and status write (pod_unavailable_budget.go)";
     const SOURCE: &'static str = "pkg/webhook/pod/validating/pod_unavailable_budget.go podUnavailableBudgetValidatingPod; \
         pkg/control/pubcontrol/pub_control_utils.go PodUnavailableBudgetValidatePod";
-    const ERRORS: &'static [&'static str] = &[];
+    const ERRORS: &'static [&'static str] =
+        &[crate::k8s::webhook_namespace::INVALID_LABEL_SELECTOR];
     type Input = AdmitInput;
     type Output = AdmitOutput;
 
     fn check_json(input: &Value) -> Result<()> {
-        objects_only(input, &["pub", "pod", "oldPod", "newPod"])
+        objects_only(
+            input,
+            &["pub", "pod", "oldPod", "newPod", "webhookNamespace"],
+        )
     }
 
     fn decide(i: AdmitInput) -> Result<AdmitOutput> {
@@ -314,6 +324,18 @@ impl Decision for Admit {
             p.check_api("pub")?;
         }
         let now = RecordTime::parse(&i.now, "now")?;
+        if crate::k8s::webhook_namespace::excluded(
+            i.webhook_namespace.as_ref(),
+            "webhookNamespace",
+        )? {
+            return Ok(AdmitOutput {
+                allowed: true,
+                reason: String::new(),
+                decision: DecisionCode::NamespaceExcluded,
+                operation: None,
+                new_status: None,
+            });
+        }
         let r = &i.request;
         let pod = match (r.operation, r.old_object_present) {
             (RequestOperation::Delete, false) => None,
@@ -370,6 +392,12 @@ pub struct AdmitReviewInput {
     /// The Kruise feature gates (absent members: their defaults).
     #[serde(default)]
     pub feature_gates: FeatureGates,
+    /// The request's namespace and the pod webhook's `namespaceSelector`
+    /// ([`crate::k8s::webhook_namespace`]); when the selector excludes the namespace (the Helm
+    /// chart's: `kube-system` and the `control-plane: openkruise` namespace) the webhook is not
+    /// called: allowed, decision `namespace_excluded`, nothing written. Absent or null: called.
+    #[serde(default)]
+    pub webhook_namespace: Option<crate::k8s::webhook_namespace::WebhookNamespace>,
     /// The record time of an admitted request, RFC 3339 (written back as given).
     #[schemars(extend("format" = "date-time"))]
     pub now: String,
@@ -401,12 +429,13 @@ impl Decision for AdmitReview {
     const DOC: &'static str = "Pod webhook PUB admission on an AdmissionReview or its request, fail closed (pod_unavailable_budget.go)";
     const SOURCE: &'static str = "pkg/webhook/pod/validating/pod_create_update_handler.go PodCreateHandler.Handle; \
         pkg/webhook/pod/validating/pod_unavailable_budget.go podUnavailableBudgetValidatingPod";
-    const ERRORS: &'static [&'static str] = &[];
+    const ERRORS: &'static [&'static str] =
+        &[crate::k8s::webhook_namespace::INVALID_LABEL_SELECTOR];
     type Input = AdmitReviewInput;
     type Output = AdmitReviewOutput;
 
     fn check_json(input: &Value) -> Result<()> {
-        objects_only(input, &["pub", "evictedPod"])
+        objects_only(input, &["pub", "evictedPod", "webhookNamespace"])
     }
 
     fn decide(i: AdmitReviewInput) -> Result<AdmitReviewOutput> {
@@ -414,6 +443,35 @@ impl Decision for AdmitReview {
             p.check_api("pub")?;
         }
         let now = RecordTime::parse(&i.now, "now")?;
+        if crate::k8s::webhook_namespace::excluded(
+            i.webhook_namespace.as_ref(),
+            "webhookNamespace",
+        )? {
+            let uid = i
+                .review
+                .as_ref()
+                .and_then(|r| r.get("request"))
+                .or(i.request.as_ref())
+                .and_then(|r| r.get("uid"))
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            return Ok(AdmitReviewOutput {
+                allowed: true,
+                reason: String::new(),
+                decision: DecisionCode::NamespaceExcluded,
+                operation: None,
+                new_status: None,
+                response: ReviewResponse {
+                    uid: uid.to_string(),
+                    allowed: true,
+                    status: ResponseStatus {
+                        code: 200,
+                        reason: None,
+                        message: None,
+                    },
+                },
+            });
+        }
         let ctx = ReviewContext {
             pb: i.pb.as_ref(),
             evicted_pod: i.evicted_pod.as_ref(),
@@ -547,6 +605,7 @@ mod tests {
             p.status.conditions.push(super::super::types::PodCondition {
                 type_: "Ready".into(),
                 status: if ready { "True" } else { "False" }.into(),
+                ..Default::default()
             });
             p
         };
@@ -602,6 +661,7 @@ mod tests {
             pod: Some(pods[0].clone()),
             pb: Some(pb),
             feature_gates: FeatureGates::default(),
+            webhook_namespace: None,
             now: "2026-06-21T10:00:00Z".into(),
         })
         .unwrap();

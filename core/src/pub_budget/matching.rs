@@ -61,21 +61,11 @@ pub struct MatchPub {
     pub spec: MatchPubSpec,
 }
 
-/// PUB `metadata` members read.
-#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct MatchPubMeta {
-    /// `metadata.name`, reported for the pod's match (the `kruise.io/related-pub` value); null or
-    /// absent: `""`.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<String>")]
-    pub name: String,
-    /// `metadata.namespace`: a PUB covers and protects pods of its own namespace only; null,
-    /// absent or `""`: listed for every namespace (a client list in namespace `""` spans all).
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<String>")]
-    pub namespace: String,
-}
+/// PUB `metadata`: the shared [`crate::k8s::meta::ObjectMeta`] (read here: `name`, reported for
+/// the pod's match (the `kruise.io/related-pub` value); `namespace`: a PUB covers and protects
+/// pods of its own namespace only; null, absent or `""`: listed for every namespace (a client list
+/// in namespace `""` spans all)).
+pub type MatchPubMeta = crate::k8s::meta::ObjectMeta;
 
 /// PUB `spec` members read.
 #[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]

@@ -20,6 +20,7 @@ pub type StrMap = BTreeMap<String, String>;
 /// (spec fields are kept in [`PodSpec::rest`] / [`Container::rest`]).
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(default)]
+#[schemars(rename = "PubPod")]
 pub struct Pod {
     /// `metadata`.
     pub metadata: PodMeta,
@@ -54,6 +55,7 @@ pub struct PodMeta {
 /// Pod `spec`: the containers typed, every other member kept verbatim in `rest`.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(rename = "PubPodSpec")]
 pub struct PodSpec {
     /// `spec.containers` (`None` = absent, distinct from `[]` for the deep comparison).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -80,6 +82,7 @@ impl PodSpec {
 /// One container: name, image, env, resources, resizePolicy typed; the rest verbatim.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(rename = "PubContainer")]
 pub struct Container {
     /// `name`.
     #[serde(default)]
@@ -116,6 +119,7 @@ impl Container {
 /// One `env` entry.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(rename = "PubEnvVar")]
 pub struct EnvVar {
     /// `name`.
     #[serde(default)]
@@ -157,6 +161,7 @@ pub struct ResizePolicy {
 /// Pod `status`: phase, conditions, container statuses.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(default, rename_all = "camelCase")]
+#[schemars(rename = "PubPodStatus")]
 pub struct PodStatus {
     /// `status.phase` (`Running`, `Pending`, `Succeeded`, `Failed`, ...; absent = `""`).
     pub phase: String,
@@ -177,6 +182,7 @@ pub use crate::k8s::condition::Condition as PodCondition;
 /// One container status.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(default, rename_all = "camelCase")]
+#[schemars(rename = "PubContainerStatus")]
 pub struct ContainerStatus {
     /// `name`.
     pub name: String,

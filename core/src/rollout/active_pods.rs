@@ -16,123 +16,20 @@
 
 use crate::error::{Error, Result};
 use jiff::Timestamp;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use std::cmp::Ordering;
 
-/// A pod as the API server prints it, reduced to what `ActivePods.Less` reads. Absent or null
-/// members read as Go's zero values; members not listed are ignored.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(default)]
-pub struct Pod {
-    /// `metadata`.
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<Meta>")]
-    pub metadata: Meta,
-    /// `spec`.
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<Spec>")]
-    pub spec: Spec,
-    /// `status`.
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<Status>")]
-    pub status: Status,
-}
-
-/// `metadata`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(default, rename_all = "camelCase")]
-#[schemars(rename = "PodMeta")]
-pub struct Meta {
-    /// `name`.
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<String>")]
-    pub name: String,
-    /// `creationTimestamp` (RFC 3339; absent or null is the zero time).
-    #[serde(deserialize_with = "null_default")]
-    pub creation_timestamp: Option<String>,
-}
-
-/// `spec`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(default, rename_all = "camelCase")]
-#[schemars(rename = "PodSpec")]
-pub struct Spec {
-    /// `nodeName`.
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<String>")]
-    pub node_name: String,
-    /// `initContainers` (their names and restart policies).
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<Vec<InitContainer>>")]
-    pub init_containers: Vec<InitContainer>,
-}
-
-/// One `spec.initContainers[]` entry.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(default, rename_all = "camelCase")]
-pub struct InitContainer {
-    /// `name`.
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<String>")]
-    pub name: String,
-    /// `restartPolicy` (`Always` makes it a sidecar).
-    pub restart_policy: Option<String>,
-}
-
-/// `status`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(default, rename_all = "camelCase")]
-#[schemars(rename = "PodStatus")]
-pub struct Status {
-    /// `phase`.
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<String>")]
-    pub phase: String,
-    /// `conditions`.
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<Vec<Condition>>")]
-    pub conditions: Vec<Condition>,
-    /// `containerStatuses`.
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<Vec<ContainerStatus>>")]
-    pub container_statuses: Vec<ContainerStatus>,
-    /// `initContainerStatuses`.
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<Vec<ContainerStatus>>")]
-    pub init_container_statuses: Vec<ContainerStatus>,
-}
-
-/// One `status.conditions[]` entry.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(default, rename_all = "camelCase")]
-#[schemars(rename = "PodCondition")]
-pub struct Condition {
-    /// `type`.
-    #[serde(rename = "type", deserialize_with = "null_default")]
-    #[schemars(with = "Option<String>")]
-    pub type_: String,
-    /// `status`.
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<String>")]
-    pub status: String,
-    /// `lastTransitionTime` (absent or null is the zero time).
-    #[serde(deserialize_with = "null_default")]
-    pub last_transition_time: Option<String>,
-}
-
-/// One `status.containerStatuses[]` / `status.initContainerStatuses[]` entry.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(default, rename_all = "camelCase")]
-pub struct ContainerStatus {
-    /// `name`.
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<String>")]
-    pub name: String,
-    /// `restartCount` (int32).
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<i32>")]
-    pub restart_count: i32,
-}
+/// The pod view ActivePods reads: the shared [`crate::k8s::pod::Pod`] (absent or null members
+/// read as Go's zero values; members not listed are ignored), under this module's old names.
+pub use crate::k8s::pod::{Condition, ContainerStatus, Pod};
+/// `metadata`: the shared [`crate::k8s::meta::ObjectMeta`].
+pub type Meta = crate::k8s::meta::ObjectMeta;
+/// `spec`: the shared [`crate::k8s::pod::PodSpec`].
+pub type Spec = crate::k8s::pod::PodSpec;
+/// One `spec.initContainers[]` entry: the shared [`crate::k8s::pod::Container`].
+pub type InitContainer = crate::k8s::pod::Container;
+/// `status`: the shared [`crate::k8s::pod::PodStatus`].
+pub type Status = crate::k8s::pod::PodStatus;
 
 use crate::k8s::null_as_default as null_default;
 

@@ -12,14 +12,18 @@
 //! - [`status`], [`sts_status`]: the CloneSet and Advanced StatefulSet status computed from
 //!   their pods;
 //! - [`rounding`]: the per-field rounding table generated for `docs/rounding.md`;
-//! - [`inplace`] (with [`jsonpatch`]): in place or recreate, and in-place update completion.
+//! - [`inplace`] (with [`jsonpatch`]): in place or recreate, and in-place update completion;
+//! - [`cloneset_pods`]: which CloneSet pods one pass updates or deletes, in the controller's order;
+//! - [`ds_status`]: the Advanced DaemonSet status computed from its nodes and pods.
 //!
 //! Int-or-percent parsing is the one shared parser of [`crate::intstr`]
 //! (`rollout.scale_int_or_percent` is registered there).
 
 pub mod active_pods;
 pub mod cloneset_budget;
+pub mod cloneset_pods;
 pub mod daemonset;
+pub mod ds_status;
 pub mod health;
 pub mod inplace;
 pub mod jsonpatch;
@@ -96,10 +100,15 @@ pub mod fns {
     pub use super::cloneset_budget::{
         Budget as ClonesetUpdateBudgetOutput, ClonesetUpdateBudgetInput,
     };
+    pub use super::cloneset_pods::{
+        ClonesetPodsInput, ClonesetPodsToDelete, ClonesetPodsToUpdate, PodsToDeleteOutput,
+        PodsToUpdateOutput,
+    };
     pub use super::daemonset::{
         Budget as DaemonsetBudgetOutput, DaemonsetBudgetInput, DaemonsetNodesNeedingPodsInput,
         DaemonsetUpdateNodesInput,
     };
+    pub use super::ds_status::{DaemonsetStatus, DaemonsetStatusInput, DaemonsetStatusOutput};
     pub use super::health::{HealthInput, HealthOutput, RolloutHealth};
     pub use super::inplace::{InplaceUpdateInput, InplaceUpdateOutput};
     pub use super::partition::{Partition as PartitionOutput, PartitionInput};
@@ -314,6 +323,9 @@ pub const ENTRIES: &[Entry] = &[
     Entry::of::<fns::RolloutHealth>(),
     Entry::of::<fns::StatefulsetStatus>(),
     Entry::of::<fns::InplaceUpdate>(),
+    Entry::of::<fns::ClonesetPodsToUpdate>(),
+    Entry::of::<fns::ClonesetPodsToDelete>(),
+    Entry::of::<fns::DaemonsetStatus>(),
 ];
 
 #[cfg(test)]
@@ -342,7 +354,11 @@ mod tests {
                 }
             }
         }
-        assert_eq!(n, 13, "the rollout fns (with rollout.scale_int_or_percent)");
+        assert_eq!(
+            n,
+            super::ENTRIES.len() + 1,
+            "the rollout fns (with rollout.scale_int_or_percent)"
+        );
         for name in [
             "PartitionOutput",
             "DaemonsetBudgetOutput",

@@ -38,7 +38,6 @@ use crate::k8s::validation::is_dns1123_subdomain;
 use crate::time::parse_time;
 use jiff::{SignedDuration, Timestamp};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// Error kind: a revision name that is empty or not a DNS-1123 subdomain (a ControllerRevision
 /// name).
@@ -58,83 +57,13 @@ pub const REVISION_LABEL: &str = "controller-revision-hash";
 /// The CloneSet lifecycle state label (`appspub.LifecycleStateKey`).
 pub const LIFECYCLE_LABEL: &str = "lifecycle.apps.kruise.io/state";
 
-/// `metadata` of a pod or a CloneSet, the members read (others ignored).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
-#[serde(default, rename_all = "camelCase")]
-#[schemars(rename = "StatusObjectMeta")]
-pub struct ObjectMeta {
-    /// `name` (used in messages only).
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<String>")]
-    pub name: String,
-    /// `uid`; on the CloneSet, absent or empty switches the owner check off.
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<String>")]
-    pub uid: String,
-    /// `generation` (becomes `observedGeneration`); absent: 0.
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<i64>")]
-    pub generation: i64,
-    /// `labels`.
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<BTreeMap<String, String>>")]
-    pub labels: BTreeMap<String, String>,
-    /// `deletionTimestamp` (RFC 3339); set: the pod is not active and not counted.
-    pub deletion_timestamp: Option<String>,
-    /// `ownerReferences` (their `uid`s are read).
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<Vec<OwnerReference>>")]
-    pub owner_references: Vec<OwnerReference>,
-}
-
-/// One `metadata.ownerReferences[]` entry (other members ignored).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
-#[serde(default, rename_all = "camelCase")]
-#[schemars(rename = "StatusOwnerReference")]
-pub struct OwnerReference {
-    /// `kind`.
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<String>")]
-    pub kind: String,
-    /// `name`.
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<String>")]
-    pub name: String,
-    /// `uid`.
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<String>")]
-    pub uid: String,
-}
-
-/// A pod's `status`, the members read.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
-#[serde(default, rename_all = "camelCase")]
-#[schemars(rename = "StatusPodStatus")]
-pub struct PodStatus {
-    /// `phase`; absent: `""` (not running).
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<String>")]
-    pub phase: String,
-    /// `conditions`.
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<Vec<PodCondition>>")]
-    pub conditions: Vec<PodCondition>,
-}
-
-/// A pod as `kubectl get -o json` prints it, reduced to the members read (others ignored).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
-#[serde(default)]
-#[schemars(rename = "StatusPod")]
-pub struct Pod {
-    /// `metadata`: labels (revision hash, lifecycle state), deletionTimestamp, ownerReferences.
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<ObjectMeta>")]
-    pub metadata: ObjectMeta,
-    /// `status`: phase and conditions.
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<PodStatus>")]
-    pub status: PodStatus,
-}
+/// `metadata` of a pod or a CloneSet: the shared [`crate::k8s::meta::ObjectMeta`] (read here:
+/// `name` in messages, `uid` (on the CloneSet, absent or empty switches the owner check off),
+/// `generation`, `labels`, `deletionTimestamp`, the owner references' `uid`s).
+pub use crate::k8s::meta::{ObjectMeta, OwnerReference};
+/// A pod as `kubectl get -o json` prints it: the shared [`crate::k8s::pod::Pod`] (read here:
+/// labels, deletionTimestamp, ownerReferences, phase and conditions).
+pub use crate::k8s::pod::{Pod, PodStatus};
 
 /// `spec.updateStrategy` of the CloneSet (v1alpha1 layout; other members ignored).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]

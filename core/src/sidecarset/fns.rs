@@ -2,6 +2,7 @@
 
 use super::inject::{INVALID_ANNOTATION, InjectInput, InjectOutput, UNSUPPORTED};
 use super::matching::{INVALID_LABEL_SELECTOR, MatchInput, MatchOutput};
+use super::next_upgrade::{NextUpgradeInput, NextUpgradeOutput};
 use crate::error::Result;
 use crate::registry::{Compare, Decision, concat_kinds};
 use crate::resources::fns::SIDECAR_ERRORS;
@@ -63,5 +64,29 @@ impl Decision for Inject {
 
     fn decide(i: InjectInput) -> Result<InjectOutput> {
         super::inject::inject(&i)
+    }
+}
+
+/// `sidecarset.next_upgrade`: which matched pods the SidecarSet controller upgrades in this round,
+/// in its order, with the counts and why the others wait.
+pub struct NextUpgrade;
+
+impl Decision for NextUpgrade {
+    const ID: &'static str = "sidecarset.next_upgrade";
+    const DOC: &'static str = "which matched pods the SidecarSet controller upgrades in this round (NotUpdate, paused and \
+        finished gates; selector; not-upgradable and in-flight pods; ActivePods, priority and scatter order; partition \
+        and maxUnavailable), with the status counts and each pod's reason";
+    const SOURCE: &'static str = "pkg/controller/sidecarset/sidecarset_processor.go UpdateSidecarSet, calculateStatus, \
+        isSidecarSetNotUpdate, isSidecarSetUpdateFinish; pkg/controller/sidecarset/sidecarset_strategy.go \
+        GetNextUpgradePods, SortUpdateIndexes, calculateUpgradeCount, parseUpdateScatterTerms; \
+        pkg/control/sidecarcontrol/sidecarset_control.go IsSidecarSetUpgradable, IsPodStateConsistent, IsPodReady, \
+        IsSidecarContainerUpdateCompleted; pkg/control/sidecarcontrol/util.go IsPodSidecarUpdated, GetPodsSortFunc; \
+        pkg/util/updatesort priority_sort.go, scatter_sort.go; pkg/util/tools.go CalculatePartitionReplicas";
+    const ERRORS: &'static [&'static str] = &[INVALID_ANNOTATION, UNSUPPORTED];
+    type Input = NextUpgradeInput;
+    type Output = NextUpgradeOutput;
+
+    fn decide(i: NextUpgradeInput) -> Result<NextUpgradeOutput> {
+        super::next_upgrade::next_upgrade(&i)
     }
 }

@@ -16,17 +16,18 @@
 use super::pod::MatchPod;
 use crate::error::{Error, Result};
 use crate::k8s::null_as_default;
-use crate::k8s::selector::{LabelSelector, Requirement};
+use crate::k8s::selector::LabelSelector;
 use crate::k8s::selector_match::Selector;
+use crate::k8s::webhook_namespace::{self, Verdict};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Error kind of a selector that apimachinery's `LabelSelectorAsSelector` refuses.
-pub const INVALID_LABEL_SELECTOR: &str = "invalid_label_selector";
+pub use crate::k8s::webhook_namespace::INVALID_LABEL_SELECTOR;
 
 /// The label every namespace carries with its own name (set by the API server since Kubernetes
 /// 1.21), which SidecarSet namespace selectors and the field index use.
-pub const LABEL_METADATA_NAME: &str = "kubernetes.io/metadata.name";
+pub use crate::k8s::webhook_namespace::LABEL_METADATA_NAME;
 
 /// The field-index value of a SidecarSet that names no namespace (`IndexValueSidecarSetClusterScope`).
 pub const CLUSTER_SCOPE: &str = "clusterScope";
@@ -61,29 +62,10 @@ pub struct MatchInput {
     pub webhook_namespace_selector: Option<LabelSelector>,
 }
 
-/// A Namespace object, reduced to its `metadata`.
-#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct NamespaceObject {
-    /// `metadata`; absent or null: the zero metadata.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<NamespaceMeta>")]
-    pub metadata: NamespaceMeta,
-}
-
-/// Namespace `metadata` members read.
-#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct NamespaceMeta {
-    /// `metadata.name`; null, absent or `""`: the pod's namespace.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<String>")]
-    pub name: String,
-    /// `metadata.labels`; null or absent: none (besides `kubernetes.io/metadata.name`).
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<BTreeMap<String, String>>")]
-    pub labels: BTreeMap<String, String>,
-}
+/// A Namespace object: the shared [`crate::k8s::namespace::Namespace`] (read here: `metadata.name` (null, absent or `""`: the pod's namespace) and `labels` (besides `kubernetes.io/metadata.name`)).
+pub use crate::k8s::namespace::Namespace as NamespaceObject;
+/// Namespace `metadata`: the shared [`crate::k8s::meta::ObjectMeta`].
+pub type NamespaceMeta = crate::k8s::meta::ObjectMeta;
 
 /// A SidecarSet object, reduced to the members matching reads.
 #[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
@@ -169,20 +151,10 @@ pub struct MatchOutput {
     pub reason: MatchReason,
 }
 
-/// The Helm chart's webhook namespace selector (see [`MatchInput::webhook_namespace_selector`]).
+/// The Helm chart's webhook namespace selector (see [`MatchInput::webhook_namespace_selector`]);
+/// the rule lives in [`crate::k8s::webhook_namespace`].
 pub fn helm_webhook_namespace_selector() -> LabelSelector {
-    let not_in = |key: &str, value: &str| Requirement {
-        key: key.into(),
-        operator: "NotIn".into(),
-        values: Some(vec![value.into()]),
-    };
-    LabelSelector {
-        match_labels: None,
-        match_expressions: Some(vec![
-            not_in("control-plane", "openkruise"),
-            not_in(LABEL_METADATA_NAME, "kube-system"),
-        ]),
-    }
+    crate::k8s::webhook_namespace::helm_pod_webhook_selector()
 }
 
 /// Converts `sel` as `LabelSelectorAsSelector` does, or the typed error naming `field`.
@@ -252,15 +224,12 @@ pub fn matches(input: &MatchInput) -> Result<MatchOutput> {
     } else {
         spec.namespace_selector.as_ref()
     };
-    let helm;
-    let webhook = match &input.webhook_namespace_selector {
-        Some(s) => s,
-        None => {
-            helm = helm_webhook_namespace_selector();
-            &helm
-        }
-    };
-    let webhook = compile(Some(webhook), "webhookNamespaceSelector")?;
+    let webhook = webhook_namespace::verdict(
+        input.webhook_namespace_selector.as_ref(),
+        pod_ns,
+        input.namespace.as_ref().map(|ns| &ns.metadata.labels),
+        "webhookNamespaceSelector",
+    )?;
     let ns_sel = match namespace_selector {
         None => None,
         Some(s) if from_namespace => Some(Selector::from_option(Some(s)).map_err(|e| {
@@ -286,12 +255,10 @@ pub fn matches(input: &MatchInput) -> Result<MatchOutput> {
         })
     };
     // 1. The API server's webhook namespace selector (an empty one selects without a lookup).
-    if !webhook.is_everything() {
-        match &labels {
-            None => return done(MatchReason::NamespaceNotFound),
-            Some(l) if !webhook.matches(l) => return done(MatchReason::WebhookNamespaceExcluded),
-            Some(_) => {}
-        }
+    match webhook {
+        Verdict::Selected => {}
+        Verdict::Excluded => return done(MatchReason::WebhookNamespaceExcluded),
+        Verdict::NotFound => return done(MatchReason::NamespaceNotFound),
     }
     // 2. Inactive pods are not injected.
     if !input.pod.is_active() {

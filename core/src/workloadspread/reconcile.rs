@@ -8,12 +8,13 @@
 use crate::api::workloadspread::{MATCHED_ANNOTATION, pod_version};
 use crate::error::{Error, Result};
 use crate::intstr::{Flavour, IntOrPercent};
-use crate::k8s::node_match::{
-    NodeSelectorTerm, PreferredSchedulingTerm, Taint, Toleration, match_terms, preferred_score,
-    untolerated_taint,
-};
+use crate::k8s::condition::Condition;
+use crate::k8s::meta::{ObjectMeta, null_items};
 use crate::k8s::null_as_default;
-use crate::k8s::pod::MatchOwnerReference;
+use crate::k8s::scheduling::{
+    Affinity, NodeSelectorTerm, PreferredSchedulingTerm, Taint, Toleration, match_terms,
+    preferred_score, untolerated_taint,
+};
 use crate::rollout::active_pods;
 use jiff::Timestamp;
 use schemars::JsonSchema;
@@ -250,8 +251,8 @@ pub struct SubsetCondition {
 pub struct WsPod {
     /// `metadata`.
     #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<WsPodMeta>")]
-    pub metadata: WsPodMeta,
+    #[schemars(with = "Option<ObjectMeta>")]
+    pub metadata: ObjectMeta,
     /// `spec`.
     #[serde(default, deserialize_with = "null_as_default")]
     #[schemars(with = "Option<WsPodSpec>")]
@@ -272,68 +273,17 @@ pub struct WsPodStatus {
     #[schemars(with = "Option<String>")]
     pub phase: String,
     /// `conditions` (`Ready` for the deletion order, `PodScheduled` for rescheduling).
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<Vec<WsPodCondition>>")]
-    pub conditions: Vec<WsPodCondition>,
+    #[serde(default, deserialize_with = "null_items")]
+    #[schemars(with = "Option<Vec<Option<Condition>>>")]
+    pub conditions: Vec<Condition>,
     /// `containerStatuses` (restart counts, for the deletion order).
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<Vec<active_pods::ContainerStatus>>")]
+    #[serde(default, deserialize_with = "null_items")]
+    #[schemars(with = "Option<Vec<Option<active_pods::ContainerStatus>>>")]
     pub container_statuses: Vec<active_pods::ContainerStatus>,
     /// `initContainerStatuses` (sidecar restart counts, for the deletion order).
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<Vec<active_pods::ContainerStatus>>")]
+    #[serde(default, deserialize_with = "null_items")]
+    #[schemars(with = "Option<Vec<Option<active_pods::ContainerStatus>>>")]
     pub init_container_statuses: Vec<active_pods::ContainerStatus>,
-}
-
-/// One pod condition.
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[schemars(rename = "WorkloadSpreadPodCondition")]
-pub struct WsPodCondition {
-    /// `type`.
-    #[serde(rename = "type", default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<String>")]
-    pub type_: String,
-    /// `status`.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<String>")]
-    pub status: String,
-    /// `reason` (`Unschedulable` with `PodScheduled=False` marks an unschedulable pod).
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<String>")]
-    pub reason: String,
-    /// `lastTransitionTime` (RFC 3339; the `Ready` one orders ready pods); null: the zero time.
-    #[serde(default)]
-    pub last_transition_time: Option<String>,
-}
-
-/// Pod `metadata`.
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[schemars(rename = "WorkloadSpreadPodMeta")]
-pub struct WsPodMeta {
-    /// `name`: required, unique among the pods.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<String>")]
-    pub name: String,
-    /// `labels` (the version labels are read).
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<BTreeMap<String, String>>")]
-    pub labels: BTreeMap<String, String>,
-    /// `annotations` (`apps.kruise.io/matched-workloadspread`, the deletion cost).
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<BTreeMap<String, String>>")]
-    pub annotations: BTreeMap<String, String>,
-    /// `ownerReferences`: the controller's kind decides whether the pod is versioned.
-    #[serde(default, deserialize_with = "crate::k8s::pod::null_items")]
-    #[schemars(with = "Option<Vec<Option<MatchOwnerReference>>>")]
-    pub owner_references: Vec<MatchOwnerReference>,
-    /// `creationTimestamp` (RFC 3339); null: the zero time.
-    #[serde(default)]
-    pub creation_timestamp: Option<String>,
-    /// `deletionTimestamp`: present = terminating (not active).
-    #[serde(default)]
-    pub deletion_timestamp: Option<String>,
 }
 
 /// Pod `spec`.
@@ -353,37 +303,9 @@ pub struct WsPodSpec {
     #[serde(default)]
     pub affinity: Option<Affinity>,
     /// `initContainers` (restart policy, for the deletion order of sidecar restarts).
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<Vec<active_pods::InitContainer>>")]
+    #[serde(default, deserialize_with = "null_items")]
+    #[schemars(with = "Option<Vec<Option<active_pods::InitContainer>>>")]
     pub init_containers: Vec<active_pods::InitContainer>,
-}
-
-/// Pod `spec.affinity`.
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct Affinity {
-    /// `nodeAffinity`.
-    #[serde(default)]
-    pub node_affinity: Option<NodeAffinity>,
-}
-
-/// Pod `spec.affinity.nodeAffinity`.
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct NodeAffinity {
-    /// `requiredDuringSchedulingIgnoredDuringExecution`.
-    #[serde(default)]
-    pub required_during_scheduling_ignored_during_execution: Option<NodeSelector>,
-}
-
-/// A node selector.
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct NodeSelector {
-    /// `nodeSelectorTerms` (ORed).
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<Vec<NodeSelectorTerm>>")]
-    pub node_selector_terms: Vec<NodeSelectorTerm>,
 }
 
 /// A node.
@@ -724,23 +646,16 @@ pub fn reconcile(i: &ReconcileInput) -> Result<ReconcileOutput> {
             metadata: active_pods::Meta {
                 name: p.metadata.name.clone(),
                 creation_timestamp: p.metadata.creation_timestamp.clone(),
+                ..Default::default()
             },
             spec: active_pods::Spec {
                 node_name: p.spec.node_name.clone(),
                 init_containers: p.spec.init_containers.clone(),
+                ..Default::default()
             },
             status: active_pods::Status {
                 phase: p.status.phase.clone(),
-                conditions: p
-                    .status
-                    .conditions
-                    .iter()
-                    .map(|c| active_pods::Condition {
-                        type_: c.type_.clone(),
-                        status: c.status.clone(),
-                        last_transition_time: c.last_transition_time.clone(),
-                    })
-                    .collect(),
+                conditions: p.status.conditions.clone(),
                 container_statuses: p.status.container_statuses.clone(),
                 init_container_statuses: p.status.init_container_statuses.clone(),
             },
@@ -1106,7 +1021,7 @@ fn takeover_subset(
 fn required_and_tolerated(pod: &PodState, node: &WsNode, s: &Subset) -> bool {
     let mut tolerations = pod.tolerations.clone();
     tolerations.extend(s.tolerations.iter().cloned());
-    if untolerated_taint(&node.spec.taints, &tolerations).is_some() {
+    if untolerated_taint(&node.spec.taints, &tolerations, |_| true).is_some() {
         return false;
     }
     let Some(req) = &s.required_node_selector_term else {

@@ -8,6 +8,7 @@ from typing import Any, Dict, List, Literal, Optional, Tuple, Union, cast
 from typing_extensions import NotRequired, TypeAlias, TypedDict
 
 from ._kruise_core import call
+from .k8s import LabelSelector as LabelSelector, Requirement as Requirement, WebhookNamespace as WebhookNamespace  # shared shapes, re-exported
 from ._api_extras import REVIEW_VERSIONS as REVIEW_VERSIONS, V1ALPHA1 as V1ALPHA1, V1BETA1 as V1BETA1, conversion_review as conversion_review  # hand-written
 
 
@@ -195,6 +196,13 @@ class LaunchPriorityInput(TypedDict):
     subResource: NotRequired[Optional[str]]
     """The admission sub-resource (absent or `null`: none); a sub-resource is skipped."""
 
+    webhookNamespace: NotRequired[Optional[WebhookNamespace]]
+    """The request's namespace and the pod webhook's `namespaceSelector`
+    ([`crate::k8s::webhook_namespace`]); when the selector excludes the namespace
+    (the Helm chart's: `kube-system` and the `control-plane: openkruise` namespace) the webhook
+    is not called: `skip`. Absent or null: the webhook is called.
+    """
+
 
 class LaunchPriorityOutput(TypedDict):
     """Output of `api.launch_priority`."""
@@ -329,6 +337,12 @@ class WorkloadspreadSubsetInput(TypedDict):
     `["deployment", "replicaset"]`, v1.9.0's; `deployment` implies `replicaset`).
     """
 
+    webhookNamespace: NotRequired[Optional[WebhookNamespace]]
+    """The request's namespace and the pod webhooks' `namespaceSelector`
+    ([`crate::k8s::webhook_namespace`]); when the selector excludes the namespace the webhooks
+    are not called: no subset, nothing written (`webhookExcluded`). Absent or null: called.
+    """
+
     workloadReplicas: NotRequired[Optional[int]]
     """The workload's replicas, what percentage `maxReplicas` are taken of (absent or `null`: 0)."""
 
@@ -361,6 +375,11 @@ class WorkloadspreadSubsetOutput(TypedDict):
     accounting is off for the pod).
     """
 
+    webhookExcluded: NotRequired[bool]
+    """`true` when `webhookNamespace` excludes the namespace (then `subset` is null, `version`
+    `""` and nothing is written); absent otherwise.
+    """
+
 
 SidecarsetNamespaceIndexOutput: TypeAlias = List[str]
 
@@ -390,7 +409,7 @@ def launch_priority(input: LaunchPriorityInput) -> LaunchPriorityOutput:
 
     fn ``api.launch_priority``; OpenKruise source: pkg/webhook/pod/mutating/container_launch_priority_initialization.go containerLaunchPriorityInitialization; pkg/util/containerlaunchpriority/container_launch_priority.go.
 
-    Raises ``KruiseError`` with kind ``invalid_priority``, ``invalid_input`` (naming the field).
+    Raises ``KruiseError`` with kind ``invalid_priority``, ``invalid_label_selector``, ``invalid_input`` (naming the field).
     """
     return cast(LaunchPriorityOutput, call("api.launch_priority", input))
 
@@ -440,7 +459,7 @@ def workloadspread_subset(input: WorkloadspreadSubsetInput) -> WorkloadspreadSub
 
     fn ``api.workloadspread_subset``; OpenKruise source: pkg/util/workloadspread/workloadspread.go HandlePodCreation/HandlePodDeletion, acquireSuitableSubset; utils.go.
 
-    Raises ``KruiseError`` with kind ``invalid_input`` (naming the field).
+    Raises ``KruiseError`` with kind ``invalid_label_selector``, ``invalid_input`` (naming the field).
     """
     return cast(WorkloadspreadSubsetOutput, call("api.workloadspread_subset", input))
 
@@ -456,11 +475,13 @@ __all__ = [
     "DeleteProtectionInput",
     "DeleteProtectionOutput",
     "Dependents",
+    "LabelSelector",
     "LaunchBarrierNextInput",
     "LaunchBarrierNextOutput",
     "LaunchPriorityInput",
     "LaunchPriorityOutput",
     "REVIEW_VERSIONS",
+    "Requirement",
     "SidecarContainer",
     "SidecarOrderInput",
     "SidecarOrderOutput",
@@ -470,6 +491,7 @@ __all__ = [
     "SubsetStatusRecord",
     "V1ALPHA1",
     "V1BETA1",
+    "WebhookNamespace",
     "WorkloadSpreadOperation",
     "WorkloadspreadSubsetInput",
     "WorkloadspreadSubsetOutput",

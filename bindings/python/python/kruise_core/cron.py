@@ -8,7 +8,7 @@ from typing import Any, Dict, List, Literal, Optional, Tuple, Union, cast
 from typing_extensions import NotRequired, TypeAlias, TypedDict
 
 from ._kruise_core import call
-from .k8s import Condition as Condition, LabelSelector as LabelSelector, Requirement as Requirement  # shared shapes, re-exported
+from .k8s import Condition as Condition, LabelSelector as LabelSelector, ObjectMeta as ObjectMeta, OwnerReference as OwnerReference, Requirement as Requirement  # shared shapes, re-exported
 
 
 # What the reconcile does.
@@ -27,46 +27,6 @@ Action: TypeAlias = Literal["create", "replace", "skip", "paused", "error"]
 ChildKind: TypeAlias = Literal["Job", "BroadcastJob", "ImageListPullJob"]
 
 
-class OwnerReference(TypedDict):
-    """One `metadata.ownerReferences` entry of a child; other members (`blockOwnerDeletion`) are
-    ignored. Absent or null strings read as `""`, as Go decodes them.
-    """
-
-    apiVersion: NotRequired[Optional[str]]
-    """`apiVersion` of the owner: `apps.kruise.io/v1beta1` (any child kind) or
-    `apps.kruise.io/v1alpha1` (Job children only) for an AdvancedCronJob.
-    """
-
-    controller: NotRequired[Optional[bool]]
-    """`controller`: only the first reference with `true` is the controller reference; null or
-    absent: not a controller reference.
-    """
-
-    kind: NotRequired[Optional[str]]
-    """`kind` of the owner: `AdvancedCronJob` for an AdvancedCronJob."""
-
-    name: NotRequired[Optional[str]]
-    """`name` of the owner."""
-
-    uid: NotRequired[Optional[str]]
-    """`uid` of the owner: not compared by the controller's listing."""
-
-
-class ChildMeta(TypedDict):
-    """The child `metadata` members the listing reads; other members are ignored."""
-
-    name: NotRequired[Optional[str]]
-    """`metadata.name`; null or absent: `""`."""
-
-    namespace: NotRequired[Optional[str]]
-    """`metadata.namespace`, compared with the AdvancedCronJob's; null or absent: `""`."""
-
-    ownerReferences: NotRequired[Optional[List[Optional[OwnerReference]]]]
-    """`metadata.ownerReferences`, in order; null or absent: none (the child is not owned). A
-    null entry is the zero reference (not a controller reference).
-    """
-
-
 class ChildObject(TypedDict):
     """One candidate child object (a whole Job / BroadcastJob / ImageListPullJob may be passed;
     members not listed are ignored).
@@ -83,7 +43,7 @@ class ChildObject(TypedDict):
     not stated, taken as the listed kind.
     """
 
-    metadata: NotRequired[Optional[ChildMeta]]
+    metadata: NotRequired[Optional[ObjectMeta]]
     """`metadata`; absent: the zero metadata (no owner, so not owned)."""
 
 
@@ -683,7 +643,6 @@ def children(input: ChildrenInput) -> ChildrenOutput:
 __all__ = [
     "Action",
     "ChildKind",
-    "ChildMeta",
     "ChildObject",
     "ChildStatus",
     "ChildrenInput",
@@ -706,6 +665,7 @@ __all__ = [
     "NextInput",
     "NextOutput",
     "NodeSelector",
+    "ObjectMeta",
     "OwnerMeta",
     "OwnerObject",
     "OwnerReference",

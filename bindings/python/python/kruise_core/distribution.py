@@ -8,7 +8,7 @@ from typing import Any, Dict, List, Literal, Optional, Tuple, Union, cast
 from typing_extensions import NotRequired, TypeAlias, TypedDict
 
 from ._kruise_core import call
-from .k8s import LabelSelector as LabelSelector, Requirement as Requirement  # shared shapes, re-exported
+from .k8s import LabelSelector as LabelSelector, Namespace as Namespace, ObjectMeta as ObjectMeta, OwnerReference as OwnerReference, Requirement as Requirement  # shared shapes, re-exported
 
 
 # What the pass does with one namespace's copy.
@@ -72,16 +72,6 @@ class ConditionOutput(TypedDict):
     """
 
 
-class DistributionMeta(TypedDict):
-    """ResourceDistribution `metadata` members read."""
-
-    generation: NotRequired[Optional[int]]
-    """`metadata.generation`: becomes `status.observedGeneration`; null or absent: 0."""
-
-    name: NotRequired[Optional[str]]
-    """`metadata.name`: the copies' controller owner reference names it; null or absent: `""`."""
-
-
 class TargetNamespace(TypedDict):
     """One `list` entry."""
 
@@ -135,6 +125,33 @@ class DistributionStatus(TypedDict):
     """`status.conditions`: none, or the six the controller writes (in its order); null: none."""
 
 
+class DryRunError(TypedDict):
+    """The API server's answer to the dry-run create."""
+
+    message: NotRequired[Optional[str]]
+    """The error's message (`err.Error()`); null or absent: `""`."""
+
+    reason: NotRequired[Optional[str]]
+    """The status reason (`metav1.StatusReason`), e.g. `AlreadyExists` (ignored by the webhook),
+    `Invalid`, `Forbidden`; null or absent: `""`.
+    """
+
+
+class FieldError(TypedDict):
+    """One field error as the webhook words it."""
+
+    detail: str
+    """The detail text."""
+
+    field: str
+    """The field path, e.g. `spec.targets.includedNamespaces`."""
+
+    type: str
+    """`field.ErrorType`: `FieldValueInvalid`, `FieldValueRequired`, `FieldValueForbidden` or
+    `InternalError`.
+    """
+
+
 class NamespaceAction(TypedDict):
     """One namespace and its action."""
 
@@ -145,32 +162,10 @@ class NamespaceAction(TypedDict):
     """The namespace."""
 
 
-class NamespaceMeta(TypedDict):
-    """Namespace `metadata` members read."""
-
-    deletionTimestamp: NotRequired[Optional[str]]
-    """`metadata.deletionTimestamp`; only its presence matters: a terminating namespace gets no
-    copy (`NamespaceNotExists`) and loses none.
-    """
-
-    labels: NotRequired[Optional[Dict[str, str]]]
-    """`metadata.labels`; null or absent: none."""
-
-    name: NotRequired[Optional[str]]
-    """`metadata.name`; must not be empty."""
-
-
-class NamespaceObject(TypedDict):
-    """A Namespace object, reduced to the members read."""
-
-    metadata: NotRequired[Optional[NamespaceMeta]]
-    """`metadata`; absent or null: the zero metadata."""
-
-
 class ResourceDistribution(TypedDict):
     """A ResourceDistribution object."""
 
-    metadata: NotRequired[Optional[DistributionMeta]]
+    metadata: NotRequired[Optional[ObjectMeta]]
     """`metadata`; absent or null: the zero metadata."""
 
     spec: NotRequired[Optional[DistributionSpec]]
@@ -208,7 +203,7 @@ class TargetsInput(TypedDict):
     unique). Objects of another apiVersion, kind or name are ignored. Null: none.
     """
 
-    namespaces: NotRequired[Optional[List[Optional[NamespaceObject]]]]
+    namespaces: NotRequired[Optional[List[Optional[Namespace]]]]
     """Every Namespace of the cluster (whole objects may be passed): `metadata.name`,
     `metadata.labels`, `metadata.deletionTimestamp`. Null: none. Names must be unique and
     non-empty.
@@ -241,6 +236,69 @@ class TargetsOutput(TypedDict):
     """The existing namespaces not matched, sorted."""
 
 
+class ValidatedMeta(TypedDict):
+    """The `metadata` members the webhook checks. Labels, annotations, owner references and
+    finalizers are left to the API server's own metadata validation, which runs before any
+    validating webhook (see `docs/distribution.md`).
+    """
+
+    generateName: NotRequired[Optional[str]]
+    """`metadata.generateName`: checked as a name prefix when not empty; null or absent: `""`."""
+
+    name: NotRequired[Optional[str]]
+    """`metadata.name`: a DNS-1123 subdomain (at most 253 characters); null or absent: `""`."""
+
+    namespace: NotRequired[Optional[str]]
+    """`metadata.namespace`: must be empty (ResourceDistribution is cluster-scoped); null or
+    absent: `""`.
+    """
+
+
+class ValidatedDistribution(TypedDict):
+    """A ResourceDistribution as the webhook reads it."""
+
+    metadata: NotRequired[Optional[ValidatedMeta]]
+    """`metadata`; absent or null: the zero metadata (no name: `Required value`)."""
+
+    spec: NotRequired[Optional[DistributionSpec]]
+    """`spec`; absent or null: no resource, no targets."""
+
+
+class ValidateInput(TypedDict):
+    """Input of `distribution.validate`: one admission request for a ResourceDistribution."""
+
+    dryRunError: NotRequired[Optional[DryRunError]]
+    """What the API server answers the webhook's dry-run create of `spec.resource` (in the
+    webhook's own namespace); absent or null: the dry run succeeds. Only reached when the
+    resource is readable, supported and (on update) unchanged in kind and name.
+    """
+
+    featureGateEnabled: NotRequired[Optional[bool]]
+    """Whether the `ResourceDistributionGate` feature gate is on; absent or null: true."""
+
+    oldResourceDistribution: NotRequired[Optional[ValidatedDistribution]]
+    """On an UPDATE, the stored object (`oldObject`); absent or null: a CREATE."""
+
+    resourceDistribution: NotRequired[Optional[ValidatedDistribution]]
+    """The ResourceDistribution being created or updated (`object`)."""
+
+
+class ValidateOutput(TypedDict):
+    """Output of `distribution.validate`: the admission answer."""
+
+    allowed: bool
+    """Whether the request is admitted."""
+
+    code: int
+    """HTTP code of the answer: 200 (admitted), 403 (feature gate off), 422 (field errors)."""
+
+    errors: List[FieldError]
+    """The field errors in the webhook's order (empty when admitted or forbidden)."""
+
+    message: Optional[str]
+    """The refusal message when the feature gate is off; null otherwise."""
+
+
 def targets(input: TargetsInput) -> TargetsOutput:
     """one ResourceDistribution controller pass: the matched and unmatched namespaces (included, excluded, label selector, all namespaces), per namespace create, update, unchanged, conflict, missing namespace or delete of the copy, and the status (desired, succeeded, failed, conditions)
 
@@ -251,17 +309,29 @@ def targets(input: TargetsInput) -> TargetsOutput:
     return cast(TargetsOutput, call("distribution.targets", input))
 
 
+def validate(input: ValidateInput) -> ValidateOutput:
+    """the ResourceDistribution validating webhook on create and update: metadata name and namespace, spec.resource readable, Secret or ConfigMap, apiVersion/kind/name immutable, the dry-run create's answer, target namespace names, namespaces both included and excluded, the namespace label selector; allowed, code and the field errors (field, type, detail)
+
+    fn ``distribution.validate``; OpenKruise source: pkg/webhook/resourcedistribution/validating/resourcedistribution_create_update_handler.go Handle, validateResourceDistribution, validateResourceDistributionSpec, validateResourceDistributionSpecResource, validateResourceDistributionSpecTargets; utils.go DeserializeResource, isSupportedGK, haveSameGVKAndName.
+
+    Raises ``KruiseError`` with kind ``invalid_resource``, ``invalid_input`` (naming the field).
+    """
+    return cast(ValidateOutput, call("distribution.validate", input))
+
+
 __all__ = [
     "Action",
     "Condition",
     "ConditionOutput",
-    "DistributionMeta",
     "DistributionSpec",
     "DistributionStatus",
+    "DryRunError",
+    "FieldError",
     "LabelSelector",
+    "Namespace",
     "NamespaceAction",
-    "NamespaceMeta",
-    "NamespaceObject",
+    "ObjectMeta",
+    "OwnerReference",
     "Requirement",
     "ResourceDistribution",
     "StatusOut",
@@ -270,5 +340,10 @@ __all__ = [
     "TargetsInput",
     "TargetsOutput",
     "TargetsSpec",
+    "ValidateInput",
+    "ValidateOutput",
+    "ValidatedDistribution",
+    "ValidatedMeta",
     "targets",
+    "validate",
 ]

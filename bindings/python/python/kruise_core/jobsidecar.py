@@ -8,6 +8,7 @@ from typing import Any, Dict, List, Literal, Optional, Tuple, Union, cast
 from typing_extensions import NotRequired, TypeAlias, TypedDict
 
 from ._kruise_core import call
+from .k8s import Condition as Condition, Container as Container, ContainerState as ContainerState, ContainerStateTerminated as ContainerStateTerminated, ContainerStatus as ContainerStatus, EnvVar as EnvVar, ObjectMeta as ObjectMeta, OwnerReference as OwnerReference, Pod as Pod, PodSpec as PodSpec, PodStatus as PodStatus  # shared shapes, re-exported
 
 
 class ContainerRecreateRequest(TypedDict):
@@ -27,128 +28,11 @@ class ContainerRecreateRequest(TypedDict):
     """`spec.podName`."""
 
 
-class JobNodeMeta(TypedDict):
-    """Node `metadata` members read."""
-
-    labels: NotRequired[Optional[Dict[str, str]]]
-    """`metadata.labels`; `type: virtual-kubelet` marks a virtual-kubelet node. Null or absent:
-    none.
-    """
-
-
 class JobNode(TypedDict):
     """A Node, reduced to its labels."""
 
-    metadata: NotRequired[Optional[JobNodeMeta]]
+    metadata: NotRequired[Optional[ObjectMeta]]
     """`metadata`; absent or null: no labels."""
-
-
-class JobPodMeta(TypedDict):
-    """Pod `metadata` members read."""
-
-    deletionTimestamp: NotRequired[Optional[str]]
-    """`metadata.deletionTimestamp` (RFC 3339); only its presence matters: a terminating pod is
-    left alone. Null or absent: none.
-    """
-
-    name: NotRequired[Optional[str]]
-    """`metadata.name`: the CRR's `spec.podName`; null or absent: `""`."""
-
-    uid: NotRequired[Optional[str]]
-    """`metadata.uid`: names the CRR (`sidecar-termination-<uid>`); null or absent: `""`."""
-
-
-class JobEnvVar(TypedDict):
-    """One `env` entry."""
-
-    name: NotRequired[Optional[str]]
-    """`name`; null or absent: `""`."""
-
-    value: NotRequired[Optional[str]]
-    """`value`; null or absent: `""`."""
-
-
-class JobContainer(TypedDict):
-    """One container of `spec.containers`."""
-
-    env: NotRequired[Optional[List[Optional[JobEnvVar]]]]
-    """`env`, in order; null: none. Only `name` and the literal `value` are read (`valueFrom`
-    counts as the value `""`).
-    """
-
-    image: NotRequired[Optional[str]]
-    """`image`; null or absent: `""`."""
-
-    name: NotRequired[Optional[str]]
-    """`name`; null or absent: `""`."""
-
-
-class JobPodSpec(TypedDict):
-    """Pod `spec` members read."""
-
-    containers: NotRequired[Optional[List[Optional[JobContainer]]]]
-    """`spec.containers`, in order (init containers are not read); null: none. A null entry is
-    the zero container.
-    """
-
-    nodeName: NotRequired[Optional[str]]
-    """`spec.nodeName`; null or absent: `""` (no node can be read)."""
-
-    restartPolicy: NotRequired[Optional[str]]
-    """`spec.restartPolicy`: `Never` and `OnFailure` pods are handled; `Always`, `""` (null or
-    absent; the API server defaults it to `Always`) and any other value are not.
-    """
-
-
-class Terminated(TypedDict):
-    """`state.terminated` members read."""
-
-    exitCode: NotRequired[Optional[int]]
-    """`exitCode` (int32); null or absent: 0."""
-
-
-class JobContainerState(TypedDict):
-    """A container status's `state`; only `terminated` is read."""
-
-    terminated: NotRequired[Optional[Terminated]]
-    """`state.terminated`; null or absent: the container has not terminated."""
-
-
-class JobContainerStatus(TypedDict):
-    """One `status.containerStatuses` entry."""
-
-    name: NotRequired[Optional[str]]
-    """`name`: the container it describes; null or absent: `""`."""
-
-    state: NotRequired[Optional[JobContainerState]]
-    """`state`; absent or null: no state (not terminated)."""
-
-
-class JobPodStatus(TypedDict):
-    """Pod `status` members read."""
-
-    containerStatuses: NotRequired[Optional[List[Optional[JobContainerStatus]]]]
-    """`status.containerStatuses`; null: none. Until there is one per container, no container
-    counts as terminated for the main/sidecar checks.
-    """
-
-    phase: NotRequired[Optional[str]]
-    """`status.phase` (`Pending`, `Running`, `Succeeded`, `Failed`, `Unknown`); null or absent:
-    `""`.
-    """
-
-
-class JobPod(TypedDict):
-    """A Pod, reduced to the members the terminator reads."""
-
-    metadata: NotRequired[Optional[JobPodMeta]]
-    """`metadata`; absent or null: the zero metadata."""
-
-    spec: NotRequired[Optional[JobPodSpec]]
-    """`spec`; absent or null: the zero spec (restart policy `""`, which the terminator ignores)."""
-
-    status: NotRequired[Optional[JobPodStatus]]
-    """`status`; absent or null: the zero status."""
 
 
 class DecideInput(TypedDict):
@@ -165,7 +49,7 @@ class DecideInput(TypedDict):
     empty); the pass then fails and is retried.
     """
 
-    pod: JobPod
+    pod: Pod
     """The job pod as the controller reads it (a whole Pod may be passed; other members are
     ignored).
     """
@@ -240,21 +124,22 @@ def decide(input: DecideInput) -> DecideOutput:
 
 
 __all__ = [
+    "Condition",
+    "Container",
     "ContainerRecreateRequest",
+    "ContainerState",
+    "ContainerStateTerminated",
+    "ContainerStatus",
     "DecideInput",
     "DecideOutput",
+    "EnvVar",
     "ImageUpdate",
-    "JobContainer",
-    "JobContainerState",
-    "JobContainerStatus",
-    "JobEnvVar",
     "JobNode",
-    "JobNodeMeta",
-    "JobPod",
-    "JobPodMeta",
-    "JobPodSpec",
-    "JobPodStatus",
+    "ObjectMeta",
+    "OwnerReference",
+    "Pod",
+    "PodSpec",
+    "PodStatus",
     "StatusPatch",
-    "Terminated",
     "decide",
 ]

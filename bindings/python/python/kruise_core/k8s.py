@@ -8,36 +8,131 @@ from typing import Any, Dict, List, Literal, Optional, Tuple, Union, cast
 from typing_extensions import NotRequired, TypeAlias, TypedDict
 
 
-class Condition(TypedDict):
-    """One status condition (`type`, `status`); other members are ignored. An absent member reads as
-    `""`; a `null` one is refused (`invalid_input` naming it), as these families always did.
+class NodeSelectorRequirement(TypedDict):
+    """One `NodeSelectorRequirement` (`matchExpressions[]` / `matchFields[]` entry)."""
+
+    key: NotRequired[Optional[str]]
+    """The label key (`matchExpressions`) or field name (`matchFields`, only `metadata.name` is
+    known; another field reads as `""`).
     """
 
-    status: NotRequired[str]
-    """`status`: `"True"`, `"False"` or `"Unknown"`; absent: `""`."""
+    operator: NotRequired[Optional[str]]
+    """`In`, `NotIn`, `Exists`, `DoesNotExist`, `Gt`, `Lt` (`matchFields`: `In`, `NotIn` only);
+    another operator makes the term unparsable.
+    """
 
-    type: NotRequired[str]
-    """`type`, e.g. `Ready`, `Complete`, `Failed`; absent: `""`."""
+    values: NotRequired[Optional[List[str]]]
+    """The values; absent or null: none."""
+
+
+class NodeSelectorTerm(TypedDict):
+    """One `NodeSelectorTerm`: its requirements are ANDed."""
+
+    matchExpressions: NotRequired[Optional[List[NodeSelectorRequirement]]]
+    """Requirements on node labels; absent or null: none."""
+
+    matchFields: NotRequired[Optional[List[NodeSelectorRequirement]]]
+    """Requirements on node fields (`metadata.name`); absent or null: none."""
+
+
+class NodeSelector(TypedDict):
+    """A `NodeSelector`: its non-empty terms are ORed."""
+
+    nodeSelectorTerms: NotRequired[Optional[List[NodeSelectorTerm]]]
+    """The terms; absent, null or only empty terms: no node matches."""
+
+
+class NodeAffinity(TypedDict):
+    """`spec.affinity.nodeAffinity` (the required part; other members ignored)."""
+
+    requiredDuringSchedulingIgnoredDuringExecution: NotRequired[Optional[NodeSelector]]
+    """Absent or null: no node-affinity constraint."""
+
+
+class Affinity(TypedDict):
+    """`spec.affinity` (only `nodeAffinity` is read)."""
+
+    nodeAffinity: NotRequired[Optional[NodeAffinity]]
+    """Absent or null: no node-affinity constraint."""
+
+
+class Condition(TypedDict):
+    """One status condition. Absent or `null` members read as Go's zero values (`""`, no time);
+    other members (`lastProbeTime`, `observedGeneration`) are ignored. Written back, the empty
+    `reason` / `message` and the absent time are left out.
+    """
+
+    lastTransitionTime: NotRequired[Optional[str]]
+    """`lastTransitionTime` (RFC 3339, parsed only by the fns that read it); null or absent: the
+    zero time.
+    """
+
+    message: NotRequired[Optional[str]]
+    """`message`; null or absent: `""`."""
+
+    reason: NotRequired[Optional[str]]
+    """`reason`; null or absent: `""`."""
+
+    status: NotRequired[Optional[str]]
+    """`status`: `"True"`, `"False"` or `"Unknown"`; null or absent: `""`."""
+
+    type: NotRequired[Optional[str]]
+    """`type`, e.g. `Ready`, `Complete`, `Failed`; null or absent: `""`."""
+
+
+class EnvVar(TypedDict):
+    """One `env` entry."""
+
+    name: NotRequired[Optional[str]]
+    """`name`; null or absent: `""`."""
+
+    value: NotRequired[Optional[str]]
+    """`value`; null or absent: `""`."""
+
+
+class Container(TypedDict):
+    """One `spec.containers[]` / `spec.initContainers[]` entry, the members read."""
+
+    env: NotRequired[Optional[List[Optional[EnvVar]]]]
+    """`env`, in order; null or absent: none. Only `name` and the literal `value` are read
+    (`valueFrom` counts as the value `""`).
+    """
+
+    image: NotRequired[Optional[str]]
+    """`image`; null or absent: `""`."""
+
+    name: NotRequired[Optional[str]]
+    """`name`; null or absent: `""`."""
+
+    restartPolicy: NotRequired[Optional[str]]
+    """`restartPolicy` of an init container (`Always` makes it a sidecar); null or absent: none."""
+
+
+class ContainerStateTerminated(TypedDict):
+    """`state.terminated`, the members read."""
+
+    exitCode: NotRequired[Optional[int]]
+    """`exitCode` (int32); null or absent: 0."""
+
+
+class ContainerState(TypedDict):
+    """A container status's `state`; only `terminated` is read."""
+
+    terminated: NotRequired[Optional[ContainerStateTerminated]]
+    """`terminated`; null or absent: the container has not terminated."""
 
 
 class ContainerStatus(TypedDict):
-    """One `status.containerStatuses[]` / `status.initContainerStatuses[]` entry."""
+    """One `status.containerStatuses[]` / `status.initContainerStatuses[]` entry, the members read."""
 
     name: NotRequired[Optional[str]]
-    """`name`."""
+    """`name`: the container it describes; null or absent: `""`."""
 
     restartCount: NotRequired[Optional[int]]
-    """`restartCount` (int32)."""
+    """`restartCount` (int32); null or absent: 0."""
 
-
-class InitContainer(TypedDict):
-    """One `spec.initContainers[]` entry."""
-
-    name: NotRequired[Optional[str]]
-    """`name`."""
-
-    restartPolicy: NotRequired[Optional[str]]
-    """`restartPolicy` (`Always` makes it a sidecar)."""
+    state: NotRequired[Optional[ContainerState]]
+    """`state`; null or absent: no state (not terminated)."""
 
 
 # An int-or-percent as Kubernetes serialises it: a JSON integer or a JSON string (`"50%"`).
@@ -69,8 +164,8 @@ class LabelSelector(TypedDict):
     """`matchLabels`."""
 
 
-class MatchOwnerReference(TypedDict):
-    """One `metadata.ownerReferences` entry; other members (`uid`, `blockOwnerDeletion`) are ignored."""
+class OwnerReference(TypedDict):
+    """One `metadata.ownerReferences` entry; `blockOwnerDeletion` is ignored."""
 
     apiVersion: NotRequired[Optional[str]]
     """`apiVersion` of the owner, e.g. `apps.kruise.io/v1alpha1`; null or absent: `""`."""
@@ -86,58 +181,173 @@ class MatchOwnerReference(TypedDict):
     name: NotRequired[Optional[str]]
     """`name` of the owner; null or absent: `""`."""
 
+    uid: NotRequired[Optional[str]]
+    """`uid` of the owner; null or absent: `""`."""
 
-class MatchPodMeta(TypedDict):
-    """Pod `metadata` members the matching decisions read."""
+
+class ObjectMeta(TypedDict):
+    """`metadata` of a Kubernetes object, the members any family reads."""
+
+    annotations: NotRequired[Optional[Dict[str, str]]]
+    """`annotations`; null or absent: none."""
+
+    creationTimestamp: NotRequired[Optional[str]]
+    """`creationTimestamp` (RFC 3339, parsed only by the fns that read it); null or absent: the
+    zero time.
+    """
 
     deletionTimestamp: NotRequired[Optional[str]]
-    """`metadata.deletionTimestamp` (RFC 3339); only its presence matters: a pod that has one is
-    terminating, not active. Null or absent: none.
+    """`deletionTimestamp` (RFC 3339); where read, only its presence matters: the object is
+    terminating. Null or absent: none.
     """
+
+    generation: NotRequired[Optional[int]]
+    """`generation` (int64); null or absent: 0."""
 
     labels: NotRequired[Optional[Dict[str, str]]]
-    """`metadata.labels`; null or absent: none."""
+    """`labels`; null or absent: none."""
 
     name: NotRequired[Optional[str]]
-    """`metadata.name`; null or absent: `""`. Only reported, never compared."""
+    """`name`; null or absent: `""`."""
 
     namespace: NotRequired[Optional[str]]
-    """`metadata.namespace`; null or absent: `""` (see each fn for how `""` is read)."""
+    """`namespace`; null or absent: `""` (each fn says how it reads `""`)."""
 
-    ownerReferences: NotRequired[Optional[List[Optional[MatchOwnerReference]]]]
-    """`metadata.ownerReferences`, in order; null or absent: none. A null entry is the zero
-    reference (not a controller reference).
+    ownerReferences: NotRequired[Optional[List[Optional[OwnerReference]]]]
+    """`ownerReferences`, in order; null or absent: none. A null entry is the zero reference
+    (not a controller reference).
     """
 
-
-class MatchPodStatus(TypedDict):
-    """Pod `status` members the matching decisions read."""
-
-    phase: NotRequired[Optional[str]]
-    """`status.phase` (`Pending`, `Running`, `Succeeded`, `Failed`, `Unknown`); null or absent:
-    `""`. `Succeeded` and `Failed` pods are not active.
-    """
+    uid: NotRequired[Optional[str]]
+    """`uid`; null or absent: `""`."""
 
 
-class MatchPod(TypedDict):
-    """A Pod, reduced to the members the matching decisions read."""
+class Namespace(TypedDict):
+    """A Namespace object; members other than `metadata` are ignored."""
 
-    metadata: NotRequired[Optional[MatchPodMeta]]
+    metadata: NotRequired[Optional[ObjectMeta]]
     """`metadata`; absent or null: the zero metadata."""
 
-    status: NotRequired[Optional[MatchPodStatus]]
+
+class PodSpec(TypedDict):
+    """Pod `spec` members read."""
+
+    containers: NotRequired[Optional[List[Optional[Container]]]]
+    """`containers`, in order; null or absent: none."""
+
+    initContainers: NotRequired[Optional[List[Optional[Container]]]]
+    """`initContainers`, in order; null or absent: none."""
+
+    nodeName: NotRequired[Optional[str]]
+    """`nodeName`; null or absent: `""` (not bound to a node)."""
+
+    restartPolicy: NotRequired[Optional[str]]
+    """`restartPolicy` (`Always`, `OnFailure`, `Never`); null or absent: `""` (the API server
+    defaults it to `Always`).
+    """
+
+
+class PodStatus(TypedDict):
+    """Pod `status` members read."""
+
+    conditions: NotRequired[Optional[List[Optional[Condition]]]]
+    """`conditions`, in order; null or absent: none."""
+
+    containerStatuses: NotRequired[Optional[List[Optional[ContainerStatus]]]]
+    """`containerStatuses`, in order; null or absent: none."""
+
+    initContainerStatuses: NotRequired[Optional[List[Optional[ContainerStatus]]]]
+    """`initContainerStatuses`, in order; null or absent: none."""
+
+    phase: NotRequired[Optional[str]]
+    """`phase` (`Pending`, `Running`, `Succeeded`, `Failed`, `Unknown`); null or absent: `""`."""
+
+
+class Pod(TypedDict):
+    """A Pod, reduced to the members the families read."""
+
+    metadata: NotRequired[Optional[ObjectMeta]]
+    """`metadata`; absent or null: the zero metadata."""
+
+    spec: NotRequired[Optional[PodSpec]]
+    """`spec`; absent or null: the zero spec."""
+
+    status: NotRequired[Optional[PodStatus]]
     """`status`; absent or null: the zero status (phase `""`)."""
 
 
+class Taint(TypedDict):
+    """One node taint (`spec.taints[]`; `timeAdded` ignored)."""
+
+    effect: NotRequired[Optional[str]]
+    """`NoSchedule`, `PreferNoSchedule` or `NoExecute`."""
+
+    key: NotRequired[Optional[str]]
+    """The taint key."""
+
+    value: NotRequired[Optional[str]]
+    """The taint value; absent: `""`."""
+
+
+class Toleration(TypedDict):
+    """One pod toleration (`spec.tolerations[]`; `tolerationSeconds` ignored)."""
+
+    effect: NotRequired[Optional[str]]
+    """The effect tolerated; empty: every effect."""
+
+    key: NotRequired[Optional[str]]
+    """The taint key tolerated; empty: every key."""
+
+    operator: NotRequired[Optional[str]]
+    """`Equal` (also `""`) or `Exists`; another operator tolerates nothing."""
+
+    value: NotRequired[Optional[str]]
+    """The value `Equal` compares."""
+
+
+class WebhookNamespace(TypedDict):
+    """The optional `webhookNamespace` input member of the pod-webhook decisions (`pub.admit`,
+    `pub.admit_review`, `api.launch_priority`, `api.workloadspread_subset`): the request's
+    namespace and the webhook configuration's selector. Absent: the webhook is taken to be
+    called (the decision's behaviour without this rule).
+    """
+
+    labels: NotRequired[Optional[Dict[str, str]]]
+    """The namespace's labels (`metadata.labels`); null or absent: none besides
+    `kubernetes.io/metadata.name`, which is always taken to be `name`.
+    """
+
+    name: str
+    """The namespace's name (`metadata.name` of the Namespace). Required, not empty."""
+
+    selector: NotRequired[Optional[LabelSelector]]
+    """The webhook configuration's `namespaceSelector`; null or absent: the Helm chart's
+    (`control-plane NotIn [openkruise]`, `kubernetes.io/metadata.name NotIn [kube-system]`).
+    """
+
+
 __all__ = [
+    "Affinity",
     "Condition",
+    "Container",
+    "ContainerState",
+    "ContainerStateTerminated",
     "ContainerStatus",
-    "InitContainer",
+    "EnvVar",
     "IntOrPercent",
     "LabelSelector",
-    "MatchOwnerReference",
-    "MatchPod",
-    "MatchPodMeta",
-    "MatchPodStatus",
+    "Namespace",
+    "NodeAffinity",
+    "NodeSelector",
+    "NodeSelectorRequirement",
+    "NodeSelectorTerm",
+    "ObjectMeta",
+    "OwnerReference",
+    "Pod",
+    "PodSpec",
+    "PodStatus",
     "Requirement",
+    "Taint",
+    "Toleration",
+    "WebhookNamespace",
 ]

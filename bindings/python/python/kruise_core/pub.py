@@ -8,7 +8,7 @@ from typing import Any, Dict, List, Literal, Optional, Tuple, Union, cast
 from typing_extensions import NotRequired, TypeAlias, TypedDict
 
 from ._kruise_core import call
-from .k8s import Condition as Condition, IntOrPercent as IntOrPercent, LabelSelector as LabelSelector, MatchOwnerReference as MatchOwnerReference, MatchPod as MatchPod, MatchPodMeta as MatchPodMeta, MatchPodStatus as MatchPodStatus, Requirement as Requirement  # shared shapes, re-exported
+from .k8s import Condition as Condition, Container as Container, ContainerState as ContainerState, ContainerStateTerminated as ContainerStateTerminated, ContainerStatus as ContainerStatus, EnvVar as EnvVar, IntOrPercent as IntOrPercent, LabelSelector as LabelSelector, ObjectMeta as ObjectMeta, OwnerReference as OwnerReference, Pod as Pod, PodSpec as PodSpec, PodStatus as PodStatus, Requirement as Requirement, WebhookNamespace as WebhookNamespace  # shared shapes, re-exported
 
 
 class FeatureGates(TypedDict):
@@ -46,7 +46,7 @@ class PodMeta(TypedDict):
     """`metadata.namespace`."""
 
 
-class EnvVar(TypedDict):
+class PubEnvVar(TypedDict):
     """One `env` entry."""
 
     name: NotRequired[str]
@@ -76,10 +76,10 @@ class Resources(TypedDict):
     """`requests`."""
 
 
-class Container(TypedDict):
+class PubContainer(TypedDict):
     """One container: name, image, env, resources, resizePolicy typed; the rest verbatim."""
 
-    env: NotRequired[Optional[List[EnvVar]]]
+    env: NotRequired[Optional[List[PubEnvVar]]]
     """`env`."""
 
     image: NotRequired[str]
@@ -95,17 +95,17 @@ class Container(TypedDict):
     """`resources`."""
 
 
-class PodSpec(TypedDict):
+class PubPodSpec(TypedDict):
     """Pod `spec`: the containers typed, every other member kept verbatim in `rest`."""
 
-    containers: NotRequired[Optional[List[Container]]]
+    containers: NotRequired[Optional[List[PubContainer]]]
     """`spec.containers` (`None` = absent, distinct from `[]` for the deep comparison)."""
 
-    initContainers: NotRequired[Optional[List[Container]]]
+    initContainers: NotRequired[Optional[List[PubContainer]]]
     """`spec.initContainers`."""
 
 
-class ContainerStatus(TypedDict):
+class PubContainerStatus(TypedDict):
     """One container status."""
 
     image: NotRequired[str]
@@ -118,20 +118,20 @@ class ContainerStatus(TypedDict):
     """`name`."""
 
 
-class PodStatus(TypedDict):
+class PubPodStatus(TypedDict):
     """Pod `status`: phase, conditions, container statuses."""
 
     conditions: NotRequired[Optional[List[Condition]]]
     """`status.conditions` (`null` = none)."""
 
-    containerStatuses: NotRequired[Optional[List[ContainerStatus]]]
+    containerStatuses: NotRequired[Optional[List[PubContainerStatus]]]
     """`status.containerStatuses` (`null` = none)."""
 
     phase: NotRequired[str]
     """`status.phase` (`Running`, `Pending`, `Succeeded`, `Failed`, ...; absent = `""`)."""
 
 
-class Pod(TypedDict):
+class PubPod(TypedDict):
     """A Kubernetes Pod, reduced to what the PUB decisions read; unknown fields are ignored
     (spec fields are kept in [`PodSpec::rest`] / [`Container::rest`]).
     """
@@ -139,10 +139,10 @@ class Pod(TypedDict):
     metadata: NotRequired[PodMeta]
     """`metadata`."""
 
-    spec: NotRequired[PodSpec]
+    spec: NotRequired[PubPodSpec]
     """`spec`."""
 
-    status: NotRequired[PodStatus]
+    status: NotRequired[PubPodStatus]
     """`status`."""
 
 
@@ -278,16 +278,16 @@ class AdmitInput(TypedDict):
     featureGates: NotRequired[FeatureGates]
     """The Kruise feature gates (absent members: their defaults)."""
 
-    newPod: NotRequired[Optional[Pod]]
+    newPod: NotRequired[Optional[PubPod]]
     """UPDATE: the pod after the update (`null`/absent: not given)."""
 
     now: str
     """The record time of an admitted request, RFC 3339 (written back as given)."""
 
-    oldPod: NotRequired[Optional[Pod]]
+    oldPod: NotRequired[Optional[PubPod]]
     """UPDATE: the pod before the update (`null`/absent: not given)."""
 
-    pod: NotRequired[Optional[Pod]]
+    pod: NotRequired[Optional[PubPod]]
     """DELETE: the pod being deleted (required when `oldObjectPresent`); eviction: the pod
     being evicted (`null`/absent: not given).
     """
@@ -297,6 +297,13 @@ class AdmitInput(TypedDict):
 
     request: AdmitRequest
     """The request."""
+
+    webhookNamespace: NotRequired[Optional[WebhookNamespace]]
+    """The request's namespace and the pod webhook's `namespaceSelector`
+    ([`crate::k8s::webhook_namespace`]); when the selector excludes the namespace (the Helm
+    chart's: `kube-system` and the `control-plane: openkruise` namespace) the webhook is not
+    called: allowed, decision `namespace_excluded`, nothing written. Absent or null: called.
+    """
 
 
 # Decision codes (the `decision` of `pub.admit`).
@@ -316,7 +323,8 @@ class AdmitInput(TypedDict):
 # "denied_too_many_records": Denied: more than 2,000 records.
 # "dry_run": Dry run that would be admitted: nothing written.
 # "admitted": Admitted; the status change is written.
-DecisionCode: TypeAlias = Literal["no_old_object", "gate_disabled", "no_related_pub", "no_unavailable_change", "subresource_ignored", "operation_ignored", "no_protect_annotation", "pod_not_available", "pub_not_found", "desired_available_zero", "operation_not_protected", "already_recorded", "denied_no_budget", "denied_too_many_records", "dry_run", "admitted"]
+# "namespace_excluded": The pod webhook is not called for the request's namespace (`webhookNamespace`: the webhook configuration's `namespaceSelector` excludes it); allowed, nothing written.
+DecisionCode: TypeAlias = Literal["no_old_object", "gate_disabled", "no_related_pub", "no_unavailable_change", "subresource_ignored", "operation_ignored", "no_protect_annotation", "pod_not_available", "pub_not_found", "desired_available_zero", "operation_not_protected", "already_recorded", "denied_no_budget", "denied_too_many_records", "dry_run", "admitted", "namespace_excluded"]
 
 
 class PubStatusOutput(TypedDict):
@@ -378,7 +386,7 @@ class AdmitOutput(TypedDict):
 class AdmitReviewInput(TypedDict):
     """Input of `pub.admit_review`: the review (or its request) plus what the webhook fetches."""
 
-    evictedPod: NotRequired[Optional[Pod]]
+    evictedPod: NotRequired[Optional[PubPod]]
     """For `pods/eviction`: the current pod, fetched by the request's `name` (`null`/absent: not
     given; needed when the delete gate is on).
     """
@@ -399,6 +407,13 @@ class AdmitReviewInput(TypedDict):
     """The `admission.k8s.io/v1` `AdmissionReview` the API server posts (or its `request`
     member), carried verbatim: it is read as v1.9.0 reads it, and what cannot be read is
     `invalid_input` naming the field. Give this or `request`, not both.
+    """
+
+    webhookNamespace: NotRequired[Optional[WebhookNamespace]]
+    """The request's namespace and the pod webhook's `namespaceSelector`
+    ([`crate::k8s::webhook_namespace`]); when the selector excludes the namespace (the Helm
+    chart's: `kube-system` and the `control-plane: openkruise` namespace) the webhook is not
+    called: allowed, decision `namespace_excluded`, nothing written. Absent or null: called.
     """
 
 
@@ -457,17 +472,17 @@ class AdmitReviewOutput(TypedDict):
 class ClassifyUpdateInput(TypedDict):
     """Input of `pub.classify_update`."""
 
-    newPod: Pod
+    newPod: PubPod
     """The pod after the update (the request's `object`)."""
 
-    oldPod: Pod
+    oldPod: PubPod
     """The pod before the update (the request's `oldObject`)."""
 
 
 class MatchPodEntry(TypedDict):
     """One pod and the workload the controller finder resolves its controller reference to."""
 
-    pod: NotRequired[Optional[MatchPod]]
+    pod: NotRequired[Optional[Pod]]
     """The pod (a whole Pod may be passed); absent or null: the zero pod. An empty namespace
     lists the PUBs of every namespace.
     """
@@ -486,20 +501,6 @@ class MatchPodEntry(TypedDict):
     """
 
 
-class MatchPubMeta(TypedDict):
-    """PUB `metadata` members read."""
-
-    name: NotRequired[Optional[str]]
-    """`metadata.name`, reported for the pod's match (the `kruise.io/related-pub` value); null or
-    absent: `""`.
-    """
-
-    namespace: NotRequired[Optional[str]]
-    """`metadata.namespace`: a PUB covers and protects pods of its own namespace only; null,
-    absent or `""`: listed for every namespace (a client list in namespace `""` spans all).
-    """
-
-
 class MatchPubSpec(TypedDict):
     """PUB `spec` members read."""
 
@@ -515,7 +516,7 @@ class MatchPubSpec(TypedDict):
 class MatchPub(TypedDict):
     """A PodUnavailableBudget, reduced to the members matching reads (a whole PUB may be passed)."""
 
-    metadata: NotRequired[Optional[MatchPubMeta]]
+    metadata: NotRequired[Optional[ObjectMeta]]
     """`metadata`; absent or null: the zero metadata."""
 
     spec: NotRequired[Optional[MatchPubSpec]]
@@ -597,7 +598,7 @@ class PodState(TypedDict):
 class PodStateInput(TypedDict):
     """Input of `pub.pod_state`."""
 
-    pod: Pod
+    pod: PubPod
     """The pod, as the API server prints it (a JSON object)."""
 
 
@@ -634,7 +635,7 @@ class StatusInput(TypedDict):
     now: str
     """The controller's clock, RFC 3339."""
 
-    pods: NotRequired[List[Pod]]
+    pods: NotRequired[List[PubPod]]
     """The pods the PUB selects (by `spec.selector`, or the pods of `spec.targetRef`'s workload);
     default none.
     """
@@ -781,7 +782,7 @@ def admit(input: AdmitInput) -> AdmitOutput:
 
     fn ``pub.admit``; OpenKruise source: pkg/webhook/pod/validating/pod_unavailable_budget.go podUnavailableBudgetValidatingPod; pkg/control/pubcontrol/pub_control_utils.go PodUnavailableBudgetValidatePod.
 
-    Raises ``KruiseError`` with kind ``invalid_input`` (naming the field).
+    Raises ``KruiseError`` with kind ``invalid_label_selector``, ``invalid_input`` (naming the field).
     """
     return cast(AdmitOutput, call("pub.admit", input))
 
@@ -791,7 +792,7 @@ def admit_review(input: AdmitReviewInput) -> AdmitReviewOutput:
 
     fn ``pub.admit_review``; OpenKruise source: pkg/webhook/pod/validating/pod_create_update_handler.go PodCreateHandler.Handle; pkg/webhook/pod/validating/pod_unavailable_budget.go podUnavailableBudgetValidatingPod.
 
-    Raises ``KruiseError`` with kind ``invalid_input`` (naming the field).
+    Raises ``KruiseError`` with kind ``invalid_label_selector``, ``invalid_input`` (naming the field).
     """
     return cast(AdmitReviewOutput, call("pub.admit_review", input))
 
@@ -826,6 +827,8 @@ __all__ = [
     "ClassifyUpdateOutput",
     "Condition",
     "Container",
+    "ContainerState",
+    "ContainerStateTerminated",
     "ContainerStatus",
     "DecisionCode",
     "EnvVar",
@@ -835,15 +838,12 @@ __all__ = [
     "MatchInput",
     "MatchMode",
     "MatchOutput",
-    "MatchOwnerReference",
-    "MatchPod",
     "MatchPodEntry",
-    "MatchPodMeta",
-    "MatchPodStatus",
     "MatchPub",
-    "MatchPubMeta",
     "MatchPubSpec",
+    "ObjectMeta",
     "Operation",
+    "OwnerReference",
     "Pod",
     "PodMatch",
     "PodMeta",
@@ -855,8 +855,14 @@ __all__ = [
     "ProtectOperationsInput",
     "ProtectOperationsOutput",
     "Pub",
+    "PubContainer",
+    "PubContainerStatus",
     "PubCover",
+    "PubEnvVar",
     "PubMeta",
+    "PubPod",
+    "PubPodSpec",
+    "PubPodStatus",
     "PubSpec",
     "PubStatus",
     "PubStatusOutput",
@@ -874,6 +880,7 @@ __all__ = [
     "ValidateInput",
     "ValidateOutput",
     "ValidationCode",
+    "WebhookNamespace",
     "admit",
     "admit_review",
     "classify_update",

@@ -8,72 +8,8 @@ from typing import Any, Dict, List, Literal, Optional, Tuple, Union, cast
 from typing_extensions import NotRequired, TypeAlias, TypedDict
 
 from ._kruise_core import call
-from .k8s import ContainerStatus as ContainerStatus, InitContainer as InitContainer, IntOrPercent as IntOrPercent, LabelSelector as LabelSelector, Requirement as Requirement  # shared shapes, re-exported
+from .k8s import Affinity as Affinity, Condition as Condition, Container as Container, ContainerState as ContainerState, ContainerStateTerminated as ContainerStateTerminated, ContainerStatus as ContainerStatus, EnvVar as EnvVar, IntOrPercent as IntOrPercent, LabelSelector as LabelSelector, NodeAffinity as NodeAffinity, NodeSelector as NodeSelector, NodeSelectorRequirement as NodeSelectorRequirement, NodeSelectorTerm as NodeSelectorTerm, ObjectMeta as ObjectMeta, OwnerReference as OwnerReference, Pod as Pod, PodSpec as PodSpec, PodStatus as PodStatus, Requirement as Requirement, Taint as Taint, Toleration as Toleration  # shared shapes, re-exported
 from ._rollout_extras import scale as scale  # hand-written
-
-
-class PodMeta(TypedDict):
-    """`metadata`."""
-
-    creationTimestamp: NotRequired[Optional[str]]
-    """`creationTimestamp` (RFC 3339; absent or null is the zero time)."""
-
-    name: NotRequired[Optional[str]]
-    """`name`."""
-
-
-class PodSpec(TypedDict):
-    """`spec`."""
-
-    initContainers: NotRequired[Optional[List[InitContainer]]]
-    """`initContainers` (their names and restart policies)."""
-
-    nodeName: NotRequired[Optional[str]]
-    """`nodeName`."""
-
-
-class PodCondition(TypedDict):
-    """One `status.conditions[]` entry."""
-
-    lastTransitionTime: NotRequired[Optional[str]]
-    """`lastTransitionTime` (absent or null is the zero time)."""
-
-    status: NotRequired[Optional[str]]
-    """`status`."""
-
-    type: NotRequired[Optional[str]]
-    """`type`."""
-
-
-class PodStatus(TypedDict):
-    """`status`."""
-
-    conditions: NotRequired[Optional[List[PodCondition]]]
-    """`conditions`."""
-
-    containerStatuses: NotRequired[Optional[List[ContainerStatus]]]
-    """`containerStatuses`."""
-
-    initContainerStatuses: NotRequired[Optional[List[ContainerStatus]]]
-    """`initContainerStatuses`."""
-
-    phase: NotRequired[Optional[str]]
-    """`phase`."""
-
-
-class Pod(TypedDict):
-    """A pod as the API server prints it, reduced to what `ActivePods.Less` reads. Absent or null
-    members read as Go's zero values; members not listed are ignored.
-    """
-
-    metadata: NotRequired[Optional[PodMeta]]
-    """`metadata`."""
-
-    spec: NotRequired[Optional[PodSpec]]
-    """`spec`."""
-
-    status: NotRequired[Optional[PodStatus]]
-    """`status`."""
 
 
 class ActivePodsOrderInput(TypedDict):
@@ -117,6 +53,245 @@ class CloneSetSpec(TypedDict):
     """`spec.updateStrategy`; absent: `{}`."""
 
 
+class ClonesetPodsMeta(TypedDict):
+    """`metadata` of the CloneSet."""
+
+    labels: NotRequired[Optional[Dict[str, str]]]
+    """`labels` (`apps.kruise.io/cloneset-scaling-exclude-preparing-delete: "true"`)."""
+
+    uid: NotRequired[Optional[str]]
+    """`uid`; absent or empty switches the owner check off."""
+
+
+class LifecycleHook(TypedDict):
+    """A lifecycle hook (`spec.lifecycle.preDelete` / `inPlaceUpdate`)."""
+
+    finalizersHandler: NotRequired[Optional[List[str]]]
+    """`finalizersHandler`: a pod with any of these finalizers is hooked."""
+
+    labelsHandler: NotRequired[Optional[Dict[str, str]]]
+    """`labelsHandler`: a pod with any of these labels (same value) is hooked."""
+
+    markPodNotReady: NotRequired[Optional[bool]]
+    """`markPodNotReady`."""
+
+
+class Lifecycle(TypedDict):
+    """`spec.lifecycle`."""
+
+    inPlaceUpdate: NotRequired[Optional[LifecycleHook]]
+    """`inPlaceUpdate` (its `markPodNotReady` is read)."""
+
+    preDelete: NotRequired[Optional[LifecycleHook]]
+    """`preDelete`: a hooked pod goes to `PreparingDelete` instead of being deleted."""
+
+
+class ScaleStrategy(TypedDict):
+    """`spec.scaleStrategy`."""
+
+    maxUnavailable: NotRequired[Optional[IntOrPercent]]
+    """`maxUnavailable`, int-or-percent; absent: no limit on creations."""
+
+    podsToDelete: NotRequired[Optional[List[str]]]
+    """`podsToDelete`: names of pods to delete."""
+
+
+class OrderTerm(TypedDict):
+    """One `orderPriority[]` term."""
+
+    orderedKey: NotRequired[Optional[str]]
+    """`orderedKey`: a label whose value's trailing digits order the pods (higher first)."""
+
+
+class WeightTerm(TypedDict):
+    """One `weightPriority[]` term."""
+
+    matchSelector: NotRequired[Optional[LabelSelector]]
+    """`matchSelector`; a term whose selector has an unknown operator is skipped."""
+
+    weight: NotRequired[Optional[int]]
+    """`weight` (int32) added for each matching pod."""
+
+
+class PriorityStrategy(TypedDict):
+    """`updateStrategy.priorityStrategy`."""
+
+    orderPriority: NotRequired[Optional[List[OrderTerm]]]
+    """`orderPriority`: the first term whose key the pod has gives its level (pods with none of
+    the keys come first).
+    """
+
+    weightPriority: NotRequired[Optional[List[WeightTerm]]]
+    """`weightPriority`: used when non-empty (then `orderPriority` is ignored)."""
+
+
+class ScatterTerm(TypedDict):
+    """One `scatterStrategy[]` term."""
+
+    key: NotRequired[Optional[str]]
+    """`key` (a label key)."""
+
+    value: NotRequired[Optional[str]]
+    """`value` (a label value)."""
+
+
+class ClonesetPodsUpdateStrategy(TypedDict):
+    """`spec.updateStrategy` (v1alpha1 layout)."""
+
+    maxSurge: NotRequired[Optional[IntOrPercent]]
+    """`maxSurge`, int-or-percent; absent: 0."""
+
+    maxUnavailable: NotRequired[Optional[IntOrPercent]]
+    """`maxUnavailable`, int-or-percent; absent: `"20%"`."""
+
+    partition: NotRequired[Optional[IntOrPercent]]
+    """`partition`, int-or-percent of `replicas` (rounded up); absent: 0."""
+
+    paused: NotRequired[Optional[bool]]
+    """`paused`: no pod is updated."""
+
+    priorityStrategy: NotRequired[Optional[PriorityStrategy]]
+    """`priorityStrategy`."""
+
+    scatterStrategy: NotRequired[Optional[List[ScatterTerm]]]
+    """`scatterStrategy`."""
+
+    type: NotRequired[Optional[str]]
+    """`type`: `ReCreate`, `InPlaceIfPossible`, `InPlaceOnly` or `OnDelete`; absent or `""`:
+    `ReCreate`. Any other value is `invalid_input`.
+    """
+
+
+class ClonesetPodsSpec(TypedDict):
+    """`spec` of the CloneSet."""
+
+    lifecycle: NotRequired[Optional[Lifecycle]]
+    """`lifecycle`."""
+
+    minReadySeconds: NotRequired[Optional[int]]
+    """`minReadySeconds`; absent: 0."""
+
+    replicas: NotRequired[Optional[int]]
+    """`replicas`; absent or null: 1 (the API default)."""
+
+    scaleStrategy: NotRequired[Optional[ScaleStrategy]]
+    """`scaleStrategy`."""
+
+    updateStrategy: NotRequired[Optional[ClonesetPodsUpdateStrategy]]
+    """`updateStrategy`."""
+
+
+class ClonesetPodsStatus(TypedDict):
+    """`status` of the CloneSet (the revisions)."""
+
+    currentRevision: NotRequired[Optional[str]]
+    """`currentRevision`: the default of the input's `currentRevision`."""
+
+    updateRevision: NotRequired[Optional[str]]
+    """`updateRevision`: the default of the input's `updateRevision`."""
+
+
+class ClonesetPodsCloneSet(TypedDict):
+    """The CloneSet (`apps.kruise.io/v1alpha1`), reduced to the members read."""
+
+    metadata: NotRequired[Optional[ClonesetPodsMeta]]
+    """`metadata`."""
+
+    spec: NotRequired[Optional[ClonesetPodsSpec]]
+    """`spec`."""
+
+    status: NotRequired[Optional[ClonesetPodsStatus]]
+    """`status`."""
+
+
+class ClonesetPodsFeatureGates(TypedDict):
+    """Feature gates read by the two fns."""
+
+    cloneSetPartitionRollback: NotRequired[Optional[bool]]
+    """`CloneSetPartitionRollback` (a larger partition rolls pods back); absent: off."""
+
+    preparingUpdateAsUpdate: NotRequired[Optional[bool]]
+    """`PreparingUpdateAsUpdate` (scale path: a `PreparingUpdate` pod counts as updated);
+    absent: off.
+    """
+
+
+class ClonesetPodsPodMeta(TypedDict):
+    """`metadata` of a pod (other members ignored)."""
+
+    annotations: NotRequired[Optional[Dict[str, str]]]
+    """`annotations`: `apps.kruise.io/inplace-update-grace` (or `inplace-update-grace`),
+    `controller.kubernetes.io/pod-deletion-cost`.
+    """
+
+    creationTimestamp: NotRequired[Optional[str]]
+    """`creationTimestamp` (RFC 3339; absent or null is the zero time)."""
+
+    deletionTimestamp: NotRequired[Optional[str]]
+    """`deletionTimestamp` (RFC 3339); set: the pod is skipped (not active)."""
+
+    finalizers: NotRequired[Optional[List[str]]]
+    """`finalizers` (lifecycle hooks)."""
+
+    labels: NotRequired[Optional[Dict[str, str]]]
+    """`labels`: `controller-revision-hash`, `lifecycle.apps.kruise.io/state`,
+    `apps.kruise.io/specified-delete`, the priority / scatter / lifecycle hook labels.
+    """
+
+    name: NotRequired[Optional[str]]
+    """`name`."""
+
+    ownerReferences: NotRequired[Optional[List[OwnerReference]]]
+    """`ownerReferences` (their `uid`s are checked against the CloneSet's)."""
+
+    uid: NotRequired[Optional[str]]
+    """`uid` (the same-node ranker keys its ranks by it)."""
+
+
+class ClonesetPodsPod(TypedDict):
+    """A pod as `kubectl get -o json` prints it, reduced to the members read."""
+
+    metadata: NotRequired[Optional[ClonesetPodsPodMeta]]
+    """`metadata`."""
+
+    spec: NotRequired[Optional[PodSpec]]
+    """`spec`: `nodeName`, `initContainers` (sidecar restarts)."""
+
+    status: NotRequired[Optional[PodStatus]]
+    """`status`: phase, conditions (`Ready`, `InPlaceUpdateReady`), container restarts."""
+
+
+class ClonesetPodsInput(TypedDict):
+    """Input of `rollout.cloneset_pods_to_update` and `rollout.cloneset_pods_to_delete`."""
+
+    cloneSet: ClonesetPodsCloneSet
+    """The CloneSet."""
+
+    currentRevision: NotRequired[Optional[str]]
+    """The current revision's name; absent or null: `cloneSet.status.currentRevision`; empty:
+    the update revision.
+    """
+
+    featureGates: NotRequired[Optional[ClonesetPodsFeatureGates]]
+    """Feature gates; absent: all off."""
+
+    now: str
+    """The reconcile time, RFC 3339 (availability under `minReadySeconds`)."""
+
+    pods: NotRequired[Optional[List[ClonesetPodsPod]]]
+    """Its pods as listed (at most 5,000); pods with a `deletionTimestamp` or in phase
+    `Succeeded`/`Failed` are skipped; absent: none.
+    """
+
+    scalingExcludePreparingDelete: NotRequired[bool]
+    """The controller flag `--cloneset-scaling-exclude-preparing-delete` (the CloneSet label of
+    that name also switches it on); absent: off.
+    """
+
+    updateRevision: NotRequired[Optional[str]]
+    """The update revision's name; absent or null: `cloneSet.status.updateRevision`."""
+
+
 class ClonesetStatusFields(TypedDict):
     """The computed CloneSet `status` fields."""
 
@@ -152,41 +327,6 @@ class ClonesetStatusFields(TypedDict):
 
     updatedReplicas: int
     """Pods on the update revision."""
-
-
-class StatusOwnerReference(TypedDict):
-    """One `metadata.ownerReferences[]` entry (other members ignored)."""
-
-    kind: NotRequired[Optional[str]]
-    """`kind`."""
-
-    name: NotRequired[Optional[str]]
-    """`name`."""
-
-    uid: NotRequired[Optional[str]]
-    """`uid`."""
-
-
-class StatusObjectMeta(TypedDict):
-    """`metadata` of a pod or a CloneSet, the members read (others ignored)."""
-
-    deletionTimestamp: NotRequired[Optional[str]]
-    """`deletionTimestamp` (RFC 3339); set: the pod is not active and not counted."""
-
-    generation: NotRequired[Optional[int]]
-    """`generation` (becomes `observedGeneration`); absent: 0."""
-
-    labels: NotRequired[Optional[Dict[str, str]]]
-    """`labels`."""
-
-    name: NotRequired[Optional[str]]
-    """`name` (used in messages only)."""
-
-    ownerReferences: NotRequired[Optional[List[StatusOwnerReference]]]
-    """`ownerReferences` (their `uid`s are read)."""
-
-    uid: NotRequired[Optional[str]]
-    """`uid`; on the CloneSet, absent or empty switches the owner check off."""
 
 
 class StatusUpdateStrategy(TypedDict):
@@ -285,7 +425,7 @@ class StatusCloneSet(TypedDict):
     to the members read.
     """
 
-    metadata: NotRequired[Optional[StatusObjectMeta]]
+    metadata: NotRequired[Optional[ObjectMeta]]
     """`metadata`: uid (owner check), generation."""
 
     spec: NotRequired[Optional[StatusCloneSetSpec]]
@@ -293,26 +433,6 @@ class StatusCloneSet(TypedDict):
 
     status: NotRequired[Optional[StatusCloneSetStatusIn]]
     """`status` on entry."""
-
-
-class StatusPodStatus(TypedDict):
-    """A pod's `status`, the members read."""
-
-    conditions: NotRequired[Optional[List[PodCondition]]]
-    """`conditions`."""
-
-    phase: NotRequired[Optional[str]]
-    """`phase`; absent: `""` (not running)."""
-
-
-class StatusPod(TypedDict):
-    """A pod as `kubectl get -o json` prints it, reduced to the members read (others ignored)."""
-
-    metadata: NotRequired[Optional[StatusObjectMeta]]
-    """`metadata`: labels (revision hash, lifecycle state), deletionTimestamp, ownerReferences."""
-
-    status: NotRequired[Optional[StatusPodStatus]]
-    """`status`: phase and conditions."""
 
 
 class ClonesetStatusInput(TypedDict):
@@ -329,7 +449,7 @@ class ClonesetStatusInput(TypedDict):
     now: str
     """The reconcile time, RFC 3339 (availability under `minReadySeconds`, the condition times)."""
 
-    pods: NotRequired[Optional[List[StatusPod]]]
+    pods: NotRequired[Optional[List[Pod]]]
     """Its pods as listed (inactive ones are skipped, as the controller skips them); absent: none."""
 
     updateRevision: NotRequired[Optional[str]]
@@ -659,6 +779,255 @@ class DaemonsetNodesNeedingPodsInput(TypedDict):
     """Progressive (partitioned) scaling is on; absent: false (every node gets its pod)."""
 
 
+class DaemonsetStatusObjectMeta(TypedDict):
+    """The DaemonSet's `metadata` (members read)."""
+
+    annotations: NotRequired[Optional[Dict[str, str]]]
+    """`annotations` (`deprecated.daemonset.template.generation` is read)."""
+
+    generation: NotRequired[Optional[int]]
+    """`generation`; absent: 0."""
+
+
+class DaemonsetStatusTemplateSpec(TypedDict):
+    """The pod template's `spec` as the predicates read it (other members ignored)."""
+
+    affinity: NotRequired[Optional[Affinity]]
+    """`affinity` (its required node affinity)."""
+
+    hostNetwork: NotRequired[Optional[bool]]
+    """`hostNetwork`: also tolerate `node.kubernetes.io/network-unavailable`."""
+
+    nodeName: NotRequired[Optional[str]]
+    """`nodeName`; non-empty: only that node should run the pod."""
+
+    nodeSelector: NotRequired[Optional[Dict[str, str]]]
+    """`nodeSelector`: labels every node running the pod must carry."""
+
+    tolerations: NotRequired[Optional[List[Toleration]]]
+    """`tolerations` (the daemon tolerations are added)."""
+
+
+class DaemonsetStatusTemplate(TypedDict):
+    """`spec.template` (only its `spec` is read)."""
+
+    spec: NotRequired[Optional[DaemonsetStatusTemplateSpec]]
+    """The pod spec."""
+
+
+class DaemonsetStatusSpec(TypedDict):
+    """The DaemonSet's `spec` (members read)."""
+
+    minReadySeconds: NotRequired[Optional[int]]
+    """Seconds a ready pod must stay ready to be available; absent: 0."""
+
+    template: NotRequired[Optional[DaemonsetStatusTemplate]]
+    """The pod template."""
+
+
+class DaemonsetStatusFields(TypedDict):
+    """An Advanced DaemonSet `status` (the members the controller writes; others ignored)."""
+
+    currentNumberScheduled: NotRequired[Optional[int]]
+    """Nodes that should run the pod and run at least one."""
+
+    desiredNumberScheduled: NotRequired[Optional[int]]
+    """Nodes that should run the pod."""
+
+    numberAvailable: NotRequired[Optional[int]]
+    """Nodes that should run the pod whose first pod is available."""
+
+    numberMisscheduled: NotRequired[Optional[int]]
+    """Nodes that run the pod but should not."""
+
+    numberReady: NotRequired[Optional[int]]
+    """Nodes that should run the pod whose first pod is ready."""
+
+    numberUnavailable: NotRequired[Optional[int]]
+    """`desiredNumberScheduled − numberAvailable`."""
+
+    observedGeneration: NotRequired[Optional[int]]
+    """The generation the status reflects."""
+
+    updateRevision: NotRequired[Optional[str]]
+    """The update revision's hash."""
+
+    updatedNumberScheduled: NotRequired[Optional[int]]
+    """Nodes that should run the pod whose first pod is on `hash` (or the template generation)."""
+
+
+class DaemonsetStatusDaemonSet(TypedDict):
+    """The Advanced DaemonSet (members read)."""
+
+    metadata: NotRequired[Optional[DaemonsetStatusObjectMeta]]
+    """`metadata`."""
+
+    spec: NotRequired[Optional[DaemonsetStatusSpec]]
+    """`spec`."""
+
+    status: NotRequired[Optional[DaemonsetStatusFields]]
+    """The entry `status` (compared to decide whether the controller writes)."""
+
+
+class DaemonsetStatusFieldsOutput(TypedDict):
+    """An Advanced DaemonSet `status` (the members the controller writes; others ignored)."""
+
+    currentNumberScheduled: Optional[int]
+    """Nodes that should run the pod and run at least one."""
+
+    desiredNumberScheduled: Optional[int]
+    """Nodes that should run the pod."""
+
+    numberAvailable: Optional[int]
+    """Nodes that should run the pod whose first pod is available."""
+
+    numberMisscheduled: Optional[int]
+    """Nodes that run the pod but should not."""
+
+    numberReady: Optional[int]
+    """Nodes that should run the pod whose first pod is ready."""
+
+    numberUnavailable: Optional[int]
+    """`desiredNumberScheduled − numberAvailable`."""
+
+    observedGeneration: Optional[int]
+    """The generation the status reflects."""
+
+    updateRevision: Optional[str]
+    """The update revision's hash."""
+
+    updatedNumberScheduled: Optional[int]
+    """Nodes that should run the pod whose first pod is on `hash` (or the template generation)."""
+
+
+class DaemonsetStatusNodeMeta(TypedDict):
+    """A node's `metadata` (members read)."""
+
+    labels: NotRequired[Optional[Dict[str, str]]]
+    """`labels`."""
+
+    name: NotRequired[Optional[str]]
+    """`name`."""
+
+
+class DaemonsetStatusNodeSpec(TypedDict):
+    """A node's `spec` (only `taints` is read)."""
+
+    taints: NotRequired[Optional[List[Taint]]]
+    """`taints`."""
+
+
+class DaemonsetStatusNode(TypedDict):
+    """A node (members read)."""
+
+    metadata: NotRequired[Optional[DaemonsetStatusNodeMeta]]
+    """`metadata`: name and labels."""
+
+    spec: NotRequired[Optional[DaemonsetStatusNodeSpec]]
+    """`spec`: taints."""
+
+
+class DaemonsetStatusPodMeta(TypedDict):
+    """A pod's `metadata` (members read)."""
+
+    creationTimestamp: NotRequired[Optional[str]]
+    """`creationTimestamp`, RFC 3339; absent or null: the zero time (oldest)."""
+
+    labels: NotRequired[Optional[Dict[str, str]]]
+    """`labels` (`controller-revision-hash`, `pod-template-generation`)."""
+
+    name: NotRequired[Optional[str]]
+    """`name` (orders pods created at the same time)."""
+
+
+class DaemonsetStatusReadinessGate(TypedDict):
+    """One `spec.readinessGates[]` entry."""
+
+    conditionType: NotRequired[Optional[str]]
+    """`conditionType`."""
+
+
+class DaemonsetStatusPodSpec(TypedDict):
+    """A pod's `spec` (members read)."""
+
+    affinity: NotRequired[Optional[Affinity]]
+    """`affinity` (its required node affinity's `matchFields`)."""
+
+    nodeName: NotRequired[Optional[str]]
+    """`nodeName`; empty: the pod is not bound and targets the node its required node affinity
+    names.
+    """
+
+    readinessGates: NotRequired[Optional[List[DaemonsetStatusReadinessGate]]]
+    """`readinessGates`."""
+
+
+class DaemonsetStatusPodStatus(TypedDict):
+    """A pod's `status` (only `conditions` is read)."""
+
+    conditions: NotRequired[Optional[List[Condition]]]
+    """`conditions` (`Ready`, `InPlaceUpdateReady`)."""
+
+
+class DaemonsetStatusPod(TypedDict):
+    """A daemon pod (members read)."""
+
+    metadata: NotRequired[Optional[DaemonsetStatusPodMeta]]
+    """`metadata`."""
+
+    spec: NotRequired[Optional[DaemonsetStatusPodSpec]]
+    """`spec`."""
+
+    status: NotRequired[Optional[DaemonsetStatusPodStatus]]
+    """`status`."""
+
+
+class DaemonsetStatusInput(TypedDict):
+    """Input of `rollout.daemonset_status`."""
+
+    daemonSet: DaemonsetStatusDaemonSet
+    """The Advanced DaemonSet."""
+
+    hash: NotRequired[Optional[str]]
+    """The update revision's hash (the `controller-revision-hash` of the current
+    ControllerRevision); empty: only the template generation marks a pod updated.
+    """
+
+    nodes: NotRequired[Optional[List[DaemonsetStatusNode]]]
+    """Every node of the cluster; absent or null: none."""
+
+    now: str
+    """The reconcile time, RFC 3339 (availability under `minReadySeconds`)."""
+
+    pods: NotRequired[Optional[List[DaemonsetStatusPod]]]
+    """The DaemonSet's pods (those it owns or adopts, terminating ones included); absent or null:
+    none.
+    """
+
+    updateObservedGeneration: NotRequired[Optional[bool]]
+    """The sync got to its end (the controller then records `metadata.generation` as
+    `observedGeneration`); `false`: it stopped early on unsatisfied expectations. Absent or
+    null: `true`.
+    """
+
+
+class DaemonsetStatusOutput(TypedDict):
+    """Output of `rollout.daemonset_status`."""
+
+    changed: bool
+    """The controller writes the status: a counter or the update revision differs from the entry
+    status, or the entry `observedGeneration` is below `metadata.generation`.
+    """
+
+    requeueAfterSeconds: Optional[int]
+    """The controller requeues the DaemonSet after this many seconds (`minReadySeconds`, when it is
+    not negative and some ready pod is not yet available); null: no requeue.
+    """
+
+    status: DaemonsetStatusFieldsOutput
+    """The status after the sync: the entry status when `changed` is false, else the one written."""
+
+
 # Where a node stands in a rolling update.
 # "updated": A live up-to-date pod, or two or more live old pods (left to the manage loop).
 # "updating": No live old pod (terminating pods ignored; `PreparingDelete` counts as absent).
@@ -699,6 +1068,24 @@ class DaemonsetUpdateNodesInput(TypedDict):
     """`spec.updateStrategy.rollingUpdate.selector` is set (only selected old nodes are updated);
     absent: false.
     """
+
+
+# What happens to one pod.
+# "Delete": The pod is deleted.
+# "PreparingDelete": Its `preDelete` hook holds it: it moves to lifecycle state `PreparingDelete`.
+# "CancelDelete": It leaves `PreparingDelete` for `PreparingNormal`.
+# "Keep": It stays in `PreparingDelete` (the hook still holds it).
+PodAction: TypeAlias = Literal["Delete", "PreparingDelete", "CancelDelete", "Keep"]
+
+
+class DeletedPod(TypedDict):
+    """One pod the scale path acts on."""
+
+    action: PodAction
+    """What happens to it."""
+
+    name: str
+    """`metadata.name`."""
 
 
 class Finding(TypedDict):
@@ -947,6 +1334,99 @@ class PartitionOutput(TypedDict):
 
     partition: int
     """Pods (or nodes) kept on the old revision."""
+
+
+# What the scale path does in this pass (it does one of these, then ends the pass).
+# "None": Nothing to do.
+# "CancelPreparingDelete": Pods in `PreparingDelete` move back to `PreparingNormal` (the CloneSet needs them again).
+# "ScaleUp": Pods are created (`scaleUpNum` > 0); no pod is deleted.
+# "DeletePreparingDelete": Pods already in `PreparingDelete` whose hook is gone are deleted.
+# "SpecifiedDelete": Pods specified for deletion (`podsToDelete` or the label) are deleted or moved to `PreparingDelete`.
+# "ScaleDown": Excess pods are chosen and deleted or moved to `PreparingDelete`.
+# "WaitForPlannedDeletions": There are excess pods, but pods specified for deletion or in `PreparingDelete` are still pending, so the controller waits.
+ScaleStep: TypeAlias = Literal["None", "CancelPreparingDelete", "ScaleUp", "DeletePreparingDelete", "SpecifiedDelete", "ScaleDown", "WaitForPlannedDeletions"]
+
+
+class PodsToDeleteOutput(TypedDict):
+    """Output of `rollout.cloneset_pods_to_delete`."""
+
+    create: int
+    """Pods to create (`scaleUpLimit`), when `step` is `ScaleUp`."""
+
+    createCurrentRevision: int
+    """Of those, pods on the current revision (`scaleUpNumOldRevision`)."""
+
+    deleteReadyLimit: int
+    """Ready pods that may go (`deleteReadyLimit`) before this step uses it."""
+
+    limited: List[str]
+    """Chosen pods held back because they are ready and `deleteReadyLimit` is used up."""
+
+    pods: List[DeletedPod]
+    """The pods acted on, in the controller's order (for `ScaleDown`: old-revision pods first,
+    each group in `ActivePodsWithRanks` order).
+    """
+
+    scaleDownNum: int
+    """Excess pods (`scaleDownNum`), whatever the step."""
+
+    scaleDownNumOldRevision: int
+    """Of those, pods on the current revision (`scaleDownNumOldRevision`)."""
+
+    step: ScaleStep
+    """The step the scale path takes in this pass."""
+
+
+# Why a pod is not updated in this pass.
+# "OnDelete": `updateStrategy.type` is `OnDelete`: the controller updates no pod.
+# "Paused": `updateStrategy.paused`.
+# "NoUpdateNeeded": The update diff is 0: the revisions already match the partition.
+# "OnTargetRevision": The pod is already on the revision this pass moves pods to.
+# "PreparingDelete": The pod is in lifecycle state `PreparingDelete`.
+# "InPlaceUpdateGrace": The pod carries an in-place update grace annotation (an update in its grace period).
+# "UpdateNumReached": A candidate beyond `|updateNum|` in the update order.
+# "MaxUnavailable": A candidate stopped by the `maxUnavailable` budget.
+WaitReason: TypeAlias = Literal["OnDelete", "Paused", "NoUpdateNeeded", "OnTargetRevision", "PreparingDelete", "InPlaceUpdateGrace", "UpdateNumReached", "MaxUnavailable"]
+
+
+class WaitingPod(TypedDict):
+    """A pod that waits, and why."""
+
+    name: str
+    """`metadata.name`."""
+
+    reason: WaitReason
+    """Why it is not updated now."""
+
+
+class PodsToUpdateOutput(TypedDict):
+    """Output of `rollout.cloneset_pods_to_update`."""
+
+    podsToUpdate: List[str]
+    """The pods updated in this pass: the head of `updateOrder` the budget allows."""
+
+    targetRevision: str
+    """The revision the pods move to (`updateRevision`, or `currentRevision` when rolling back);
+    `""` when no pod moves.
+    """
+
+    updateMaxUnavailable: int
+    """Its unavailability budget."""
+
+    updateNum: int
+    """The update diff of `calculateDiffsWithExpectation` (pods to move to the update revision,
+    negative: back to the current one); 0 when the pass stops before computing it.
+    """
+
+    updateOrder: List[str]
+    """Every candidate in the controller's update order (default `ActivePods` order, then the
+    priority and scatter sorters, then `PreparingUpdate` pods first).
+    """
+
+    waiting: List[WaitingPod]
+    """The other active pods, candidates cut by the budget first (in update order), then the
+    others in input order.
+    """
 
 
 class ProgressingCondition(TypedDict):
@@ -1206,7 +1686,7 @@ class StsStatusStatefulSet(TypedDict):
     to the members read.
     """
 
-    metadata: NotRequired[Optional[StatusObjectMeta]]
+    metadata: NotRequired[Optional[ObjectMeta]]
     """`metadata`: generation."""
 
     spec: NotRequired[Optional[StsStatusSpec]]
@@ -1227,7 +1707,7 @@ class StatefulsetStatusInput(TypedDict):
     now: str
     """The reconcile time, RFC 3339 (availability under `minReadySeconds`)."""
 
-    pods: NotRequired[Optional[List[StatusPod]]]
+    pods: NotRequired[Optional[List[Pod]]]
     """Its pods (all of them, terminating ones included); absent: none."""
 
     statefulSet: StsStatusStatefulSet
@@ -1285,6 +1765,18 @@ ValidateInput: TypeAlias = Union[ValidateInputCloneSet, ValidateInputDaemonSet, 
 
 
 ActivePodsOrderOutput: TypeAlias = List[str]
+
+
+ClonesetPodsToDeleteInput: TypeAlias = ClonesetPodsInput
+
+
+ClonesetPodsToDeleteOutput: TypeAlias = PodsToDeleteOutput
+
+
+ClonesetPodsToUpdateInput: TypeAlias = ClonesetPodsInput
+
+
+ClonesetPodsToUpdateOutput: TypeAlias = PodsToUpdateOutput
 
 
 DaemonsetNodesNeedingPodsOutput: TypeAlias = List[str]
@@ -1429,19 +1921,67 @@ def inplace_update(input: InplaceUpdateInput) -> InplaceUpdateOutput:
     return cast(InplaceUpdateOutput, call("rollout.inplace_update", input))
 
 
+def cloneset_pods_to_update(input: ClonesetPodsToUpdateInput) -> ClonesetPodsToUpdateOutput:
+    """The CloneSet pods updated in this reconcile pass, in the controller's order (ActivePods, priority and scatter strategies, PreparingUpdate first), cut by updateNum and maxUnavailable, and why the others wait (kruise cloneset_update.go Update, SortUpdateIndexes, limitUpdateIndexes)
+
+    fn ``rollout.cloneset_pods_to_update``; OpenKruise source: pkg/controller/cloneset/sync/cloneset_update.go Update, SortUpdateIndexes, limitUpdateIndexes; pkg/util/updatesort/priority_sort.go, scatter_sort.go; pkg/controller/cloneset/sync/cloneset_sync_utils.go calculateDiffsWithExpectation, IsPodAvailable.
+
+    Raises ``KruiseError`` with kind ``invalid_revision``, ``foreign_pod``, ``invalid_input`` (naming the field).
+    """
+    return cast(ClonesetPodsToUpdateOutput, call("rollout.cloneset_pods_to_update", input))
+
+
+def cloneset_pods_to_delete(input: ClonesetPodsToDeleteInput) -> ClonesetPodsToDeleteOutput:
+    """The CloneSet scale step of this reconcile pass and the pods it deletes or moves to PreparingDelete, in the controller's order (podsToDelete, PreparingDelete, excess replicas by ActivePodsWithRanks with deletion cost and same-node rank) (kruise cloneset_scale.go Scale, choosePodsToDelete)
+
+    fn ``rollout.cloneset_pods_to_delete``; OpenKruise source: pkg/controller/cloneset/sync/cloneset_scale.go Scale, managePreparingDelete, getPlannedDeletedPods, choosePodsToDelete, deletePods; pkg/controller/cloneset/utils/pod_sorter.go ActivePodsWithRanks, NewSameNodeRanker.
+
+    Raises ``KruiseError`` with kind ``invalid_revision``, ``foreign_pod``, ``invalid_input`` (naming the field).
+    """
+    return cast(ClonesetPodsToDeleteOutput, call("rollout.cloneset_pods_to_delete", input))
+
+
+def daemonset_status(input: DaemonsetStatusInput) -> DaemonsetStatusOutput:
+    """Advanced DaemonSet status from nodes and pods: desired, current, misscheduled, ready, available, updated, unavailable counts (kruise daemonset_controller.go updateDaemonSetStatus)
+
+    fn ``rollout.daemonset_status``; OpenKruise source: pkg/controller/daemonset/daemonset_controller.go updateDaemonSetStatus, storeDaemonSetStatus, getNodesToDaemonPods, Predicates, NewPod, podByCreationTimestampAndPhase; pkg/controller/daemonset/daemonset_util.go nodeShouldRunDaemonPod, isDaemonPodAvailable, ContainsReadinessGate; pkg/controller/daemonset/daemonset_update.go GetTemplateGeneration; k8s.io/kubernetes v1.32 pkg/controller/daemon/util GetTargetNodeName, IsPodUpdated, AddOrUpdateDaemonPodTolerations; k8s.io/component-helpers v0.32 scheduling/corev1/nodeaffinity GetRequiredNodeAffinity.
+
+    Raises ``KruiseError`` with kind ``invalid_input`` (naming the field).
+    """
+    return cast(DaemonsetStatusOutput, call("rollout.daemonset_status", input))
+
+
 __all__ = [
     "ActivePodsOrderInput",
     "ActivePodsOrderOutput",
+    "Affinity",
     "CloneSetSpec",
     "CloneSetStrategy",
+    "ClonesetPodsCloneSet",
+    "ClonesetPodsFeatureGates",
+    "ClonesetPodsInput",
+    "ClonesetPodsMeta",
+    "ClonesetPodsPod",
+    "ClonesetPodsPodMeta",
+    "ClonesetPodsSpec",
+    "ClonesetPodsStatus",
+    "ClonesetPodsToDeleteInput",
+    "ClonesetPodsToDeleteOutput",
+    "ClonesetPodsToUpdateInput",
+    "ClonesetPodsToUpdateOutput",
+    "ClonesetPodsUpdateStrategy",
     "ClonesetStatusFields",
     "ClonesetStatusInput",
     "ClonesetStatusOutput",
     "ClonesetUpdateBudgetInput",
     "ClonesetUpdateBudgetOutput",
     "Completion",
+    "Condition",
+    "Container",
     "ContainerRefMetadata",
     "ContainerResources",
+    "ContainerState",
+    "ContainerStateTerminated",
     "ContainerStatus",
     "DaemonSetBudgetRollingUpdate",
     "DaemonSetBudgetStrategy",
@@ -1452,14 +1992,32 @@ __all__ = [
     "DaemonsetBudgetOutput",
     "DaemonsetNodesNeedingPodsInput",
     "DaemonsetNodesNeedingPodsOutput",
+    "DaemonsetStatusDaemonSet",
+    "DaemonsetStatusFields",
+    "DaemonsetStatusFieldsOutput",
+    "DaemonsetStatusInput",
+    "DaemonsetStatusNode",
+    "DaemonsetStatusNodeMeta",
+    "DaemonsetStatusNodeSpec",
+    "DaemonsetStatusObjectMeta",
+    "DaemonsetStatusOutput",
+    "DaemonsetStatusPod",
+    "DaemonsetStatusPodMeta",
+    "DaemonsetStatusPodSpec",
+    "DaemonsetStatusPodStatus",
+    "DaemonsetStatusReadinessGate",
+    "DaemonsetStatusSpec",
+    "DaemonsetStatusTemplate",
+    "DaemonsetStatusTemplateSpec",
     "DaemonsetUpdateNodesInput",
     "DaemonsetUpdateNodesOutput",
+    "DeletedPod",
+    "EnvVar",
     "Finding",
     "Flavour",
     "Health",
     "HealthInput",
     "HealthOutput",
-    "InitContainer",
     "InplaceAction",
     "InplaceFeatureGates",
     "InplaceUpdateInput",
@@ -1467,20 +2025,31 @@ __all__ = [
     "IntOrPercent",
     "JsonPatchOperation",
     "LabelSelector",
+    "Lifecycle",
+    "LifecycleHook",
     "LifecycleState",
     "Node",
+    "NodeAffinity",
+    "NodeSelector",
+    "NodeSelectorRequirement",
+    "NodeSelectorTerm",
     "NodeState",
+    "ObjectMeta",
+    "OrderTerm",
+    "OwnerReference",
     "PartitionInput",
     "PartitionInputCloneSet",
     "PartitionInputDaemonSet",
     "PartitionInputStatefulSet",
     "PartitionOutput",
     "Pod",
-    "PodCondition",
-    "PodMeta",
+    "PodAction",
     "PodSpec",
     "PodStatus",
     "PodView",
+    "PodsToDeleteOutput",
+    "PodsToUpdateOutput",
+    "PriorityStrategy",
     "ProgressInput",
     "ProgressInputSpec",
     "ProgressInputStrategy",
@@ -1492,6 +2061,9 @@ __all__ = [
     "Revision",
     "ScaleIntOrPercentInput",
     "ScaleIntOrPercentOutput",
+    "ScaleStep",
+    "ScaleStrategy",
+    "ScatterTerm",
     "StatefulSetRollingUpdate",
     "StatefulSetScaleStrategy",
     "StatefulSetSpec",
@@ -1503,26 +2075,30 @@ __all__ = [
     "StatusCloneSetCondition",
     "StatusCloneSetSpec",
     "StatusCloneSetStatusIn",
-    "StatusObjectMeta",
-    "StatusOwnerReference",
-    "StatusPod",
-    "StatusPodStatus",
     "StatusUpdateStrategy",
     "StsStatusIn",
     "StsStatusRollingUpdate",
     "StsStatusSpec",
     "StsStatusStatefulSet",
     "StsStatusUpdateStrategy",
+    "Taint",
+    "Toleration",
     "ValidateInput",
     "ValidateInputCloneSet",
     "ValidateInputDaemonSet",
     "ValidateInputStatefulSet",
     "ValidateOutput",
+    "WaitReason",
+    "WaitingPod",
+    "WeightTerm",
     "active_pods_order",
+    "cloneset_pods_to_delete",
+    "cloneset_pods_to_update",
     "cloneset_status",
     "cloneset_update_budget",
     "daemonset_budget",
     "daemonset_nodes_needing_pods",
+    "daemonset_status",
     "daemonset_update_nodes",
     "health",
     "inplace_update",

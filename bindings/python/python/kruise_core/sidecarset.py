@@ -8,30 +8,13 @@ from typing import Any, Dict, List, Literal, Optional, Tuple, Union, cast
 from typing_extensions import NotRequired, TypeAlias, TypedDict
 
 from ._kruise_core import call
-from .k8s import LabelSelector as LabelSelector, MatchOwnerReference as MatchOwnerReference, MatchPod as MatchPod, MatchPodMeta as MatchPodMeta, MatchPodStatus as MatchPodStatus, Requirement as Requirement  # shared shapes, re-exported
-
-
-class NamespaceMeta(TypedDict):
-    """Namespace `metadata` members read."""
-
-    labels: NotRequired[Optional[Dict[str, str]]]
-    """`metadata.labels`; null or absent: none (besides `kubernetes.io/metadata.name`)."""
-
-    name: NotRequired[Optional[str]]
-    """`metadata.name`; null, absent or `""`: the pod's namespace."""
-
-
-class NamespaceObject(TypedDict):
-    """A Namespace object, reduced to its `metadata`."""
-
-    metadata: NotRequired[Optional[NamespaceMeta]]
-    """`metadata`; absent or null: the zero metadata."""
+from .k8s import Condition as Condition, Container as Container, ContainerState as ContainerState, ContainerStateTerminated as ContainerStateTerminated, ContainerStatus as ContainerStatus, EnvVar as EnvVar, IntOrPercent as IntOrPercent, LabelSelector as LabelSelector, Namespace as Namespace, ObjectMeta as ObjectMeta, OwnerReference as OwnerReference, Pod as Pod, PodSpec as PodSpec, PodStatus as PodStatus, Requirement as Requirement  # shared shapes, re-exported
 
 
 class InjectInput(TypedDict):
     """`sidecarset.inject` input."""
 
-    namespace: NotRequired[Optional[NamespaceObject]]
+    namespace: NotRequired[Optional[Namespace]]
     """The pod's Namespace object, as in `sidecarset.match`. Null or absent: the namespace does
     not exist.
     """
@@ -113,14 +96,14 @@ class SidecarSetObject(TypedDict):
 class MatchInput(TypedDict):
     """`sidecarset.match` input."""
 
-    namespace: NotRequired[Optional[NamespaceObject]]
+    namespace: NotRequired[Optional[Namespace]]
     """The pod's Namespace object (a whole Namespace may be passed; `metadata.labels` is read).
     Its `kubernetes.io/metadata.name` label is taken to be its name, as the API server stores
     every namespace. Null or absent: the namespace does not exist. When `metadata.name` is
     given it must be the pod's namespace.
     """
 
-    pod: MatchPod
+    pod: Pod
     """The pod being created or updated (a whole Pod may be passed). An empty
     `metadata.namespace` is read as `default`, as the webhook does.
     """
@@ -165,6 +148,344 @@ class MatchOutput(TypedDict):
     """The rule that decided."""
 
 
+class UpgradePodMeta(TypedDict):
+    """Pod `metadata`."""
+
+    annotations: NotRequired[Optional[Dict[str, str]]]
+    """`annotations`: `kruise.io/sidecarset-hash`, `kruise.io/sidecarset-hash-without-image`
+    (the upgrade records; unreadable: no record) and
+    `kruise.io/sidecarset-inplace-update-state`.
+    """
+
+    creationTimestamp: NotRequired[Optional[str]]
+    """`creationTimestamp` (RFC 3339; `ActivePods` order)."""
+
+    deletionTimestamp: NotRequired[Optional[str]]
+    """`deletionTimestamp` (RFC 3339): a terminating pod is not ready."""
+
+    labels: NotRequired[Optional[Dict[str, str]]]
+    """`labels`: read by `updateStrategy.selector`, the priority and the scatter terms."""
+
+    name: NotRequired[Optional[str]]
+    """`name` (reported)."""
+
+
+class UpgradeContainer(TypedDict):
+    """A container."""
+
+    image: NotRequired[Optional[str]]
+    """`image`."""
+
+    name: NotRequired[Optional[str]]
+    """`name`."""
+
+    restartPolicy: NotRequired[Optional[str]]
+    """`restartPolicy` (init containers)."""
+
+
+class UpgradePodSpec(TypedDict):
+    """Pod `spec`."""
+
+    containers: NotRequired[Optional[List[Optional[UpgradeContainer]]]]
+    """`containers` (name and image)."""
+
+    initContainers: NotRequired[Optional[List[Optional[UpgradeContainer]]]]
+    """`initContainers` (name and restart policy: `Always` makes a native sidecar, whose restarts
+    count in the `ActivePods` order).
+    """
+
+    nodeName: NotRequired[Optional[str]]
+    """`nodeName`."""
+
+
+class UpgradePodCondition(TypedDict):
+    """One `status.conditions[]` entry."""
+
+    lastTransitionTime: NotRequired[Optional[str]]
+    """`lastTransitionTime` (RFC 3339)."""
+
+    status: NotRequired[Optional[str]]
+    """`status`."""
+
+    type: NotRequired[Optional[str]]
+    """`type`."""
+
+
+class UpgradeContainerStatus(TypedDict):
+    """One container status."""
+
+    image: NotRequired[Optional[str]]
+    """`image`."""
+
+    imageID: NotRequired[Optional[str]]
+    """`imageID` (the text after `://`, if any, is compared with a digest image)."""
+
+    name: NotRequired[Optional[str]]
+    """`name`."""
+
+    ready: NotRequired[Optional[bool]]
+    """`ready`."""
+
+    restartCount: NotRequired[Optional[int]]
+    """`restartCount` (int32)."""
+
+
+class UpgradePodStatus(TypedDict):
+    """Pod `status`."""
+
+    conditions: NotRequired[Optional[List[Optional[UpgradePodCondition]]]]
+    """`conditions`: the first `Ready` one decides readiness (`True`) and its
+    `lastTransitionTime` the ready time.
+    """
+
+    containerStatuses: NotRequired[Optional[List[Optional[UpgradeContainerStatus]]]]
+    """`containerStatuses`."""
+
+    initContainerStatuses: NotRequired[Optional[List[Optional[UpgradeContainerStatus]]]]
+    """`initContainerStatuses` (restart counts)."""
+
+    phase: NotRequired[Optional[str]]
+    """`phase`: only a `Running` pod is ready."""
+
+
+class UpgradePod(TypedDict):
+    """A pod, reduced to the members read here (a whole Pod may be passed)."""
+
+    metadata: NotRequired[Optional[UpgradePodMeta]]
+    """`metadata`."""
+
+    spec: NotRequired[Optional[UpgradePodSpec]]
+    """`spec`."""
+
+    status: NotRequired[Optional[UpgradePodStatus]]
+    """`status`."""
+
+
+class UpgradeSidecarSetMeta(TypedDict):
+    """SidecarSet `metadata`."""
+
+    annotations: NotRequired[Optional[Dict[str, str]]]
+    """`annotations`: `kruise.io/sidecarset-hash` (the latest revision; a pod whose record
+    carries it is updated) and `kruise.io/sidecarset-hash-without-image` (a pod whose record
+    differs can not be upgraded in place). Absent reads as `""`.
+    """
+
+    name: NotRequired[Optional[str]]
+    """`name`: the key of the pod's upgrade records."""
+
+
+class SidecarContainerUpgradeStrategy(TypedDict):
+    """`spec.containers[].upgradeStrategy`."""
+
+    upgradeType: NotRequired[Optional[str]]
+    """`upgradeType`: `ColdUpgrade` (or `""`); `HotUpgrade` is refused (`unsupported`)."""
+
+
+class UpgradeSidecarContainer(TypedDict):
+    """One `spec.containers[]` entry (name and upgrade type)."""
+
+    name: NotRequired[Optional[str]]
+    """`name`."""
+
+    upgradeStrategy: NotRequired[Optional[SidecarContainerUpgradeStrategy]]
+    """`upgradeStrategy`."""
+
+
+class OrderPriorityTerm(TypedDict):
+    """One `orderPriority[]` term."""
+
+    orderedKey: NotRequired[Optional[str]]
+    """`orderedKey`: the label whose value's integer suffix orders the pods (larger first)."""
+
+
+class WeightPriorityTerm(TypedDict):
+    """One `weightPriority[]` term."""
+
+    matchSelector: NotRequired[Optional[LabelSelector]]
+    """`matchSelector`: an empty selector selects every pod."""
+
+    weight: NotRequired[Optional[int]]
+    """`weight` (int32) added for every pod `matchSelector` selects."""
+
+
+class UpdatePriorityStrategy(TypedDict):
+    """`priorityStrategy` (`apps.kruise.io` `UpdatePriorityStrategy`)."""
+
+    orderPriority: NotRequired[Optional[List[Optional[OrderPriorityTerm]]]]
+    """`orderPriority`: read only when `weightPriority` is empty."""
+
+    weightPriority: NotRequired[Optional[List[Optional[WeightPriorityTerm]]]]
+    """`weightPriority`."""
+
+
+class ScatterTerm(TypedDict):
+    """One `scatterStrategy[]` term."""
+
+    key: NotRequired[Optional[str]]
+    """`key`."""
+
+    value: NotRequired[Optional[str]]
+    """`value`, or `*`."""
+
+
+class SidecarSetUpdateStrategy(TypedDict):
+    """`spec.updateStrategy`."""
+
+    maxUnavailable: NotRequired[Optional[IntOrPercent]]
+    """`maxUnavailable`: how many ready pods may be unavailable through upgrades at once (a
+    percentage of the matched pods, rounded up; every `%` is dropped before reading the
+    number). Null: 1. A value the controller can not read counts as 0.
+    """
+
+    partition: NotRequired[Optional[IntOrPercent]]
+    """`partition`: how many (or what percentage, rounded up, of the matched pods) stay on the
+    old version (`CalculatePartitionReplicas`, clamped to `[0, matched]`; `"x%" < 100%` keeps
+    at least one pod upgradable). Null: 0. A value the controller can not read counts as 0.
+    """
+
+    paused: NotRequired[Optional[bool]]
+    """`paused`: no upgrade while true."""
+
+    priorityStrategy: NotRequired[Optional[UpdatePriorityStrategy]]
+    """`priorityStrategy`."""
+
+    scatterStrategy: NotRequired[Optional[List[ScatterTerm]]]
+    """`scatterStrategy`: label terms whose pods are spread over the upgrade order; a `*` value
+    stands for every value the matched pods carry for the key.
+    """
+
+    selector: NotRequired[Optional[LabelSelector]]
+    """`selector`: only the pods it selects are upgraded; null: every pod. A selector with an
+    unknown operator selects none.
+    """
+
+    type: NotRequired[Optional[str]]
+    """`type`: `NotUpdate` stops every upgrade; anything else (`RollingUpdate`, `""`) upgrades."""
+
+
+class UpgradeSidecarSetSpec(TypedDict):
+    """SidecarSet `spec` members read here."""
+
+    containers: NotRequired[Optional[List[Optional[UpgradeSidecarContainer]]]]
+    """`containers`: their names are the sidecar containers checked in the pods."""
+
+    updateStrategy: NotRequired[Optional[SidecarSetUpdateStrategy]]
+    """`updateStrategy`."""
+
+
+class UpgradeSidecarSet(TypedDict):
+    """The SidecarSet members the controller reads here."""
+
+    metadata: NotRequired[Optional[UpgradeSidecarSetMeta]]
+    """`metadata`."""
+
+    spec: NotRequired[Optional[UpgradeSidecarSetSpec]]
+    """`spec`."""
+
+
+class NextUpgradeInput(TypedDict):
+    """`sidecarset.next_upgrade` input."""
+
+    pods: NotRequired[Optional[List[Optional[UpgradePod]]]]
+    """The pods the controller works on, in the order it lists them (the order ties keep).
+    Null or absent: none. At most 10,000.
+    """
+
+    sidecarSet: UpgradeSidecarSet
+    """The SidecarSet (apps.kruise.io/v1beta1); members not listed are ignored."""
+
+
+# What the controller does with the SidecarSet in this round.
+# "notUpdate": `updateStrategy.type` is `NotUpdate`: nothing is upgraded.
+# "paused": `updateStrategy.paused`: nothing is upgraded.
+# "finished": Every matched pod is updated (`updatedPods >= matchedPods`): nothing to do.
+# "upgrade": The pods in `upgradePods` are upgraded; those in `notUpgradablePods` are marked.
+UpgradeAction: TypeAlias = Literal["notUpdate", "paused", "finished", "upgrade"]
+
+
+# Why a pod is or is not upgraded in this round.
+# "upgrade": Upgraded now.
+# "updated": Its record already carries the SidecarSet's hash.
+# "notSelected": `updateStrategy.selector` does not select it.
+# "notUpgradable": Its hash-without-image differs: more than images changed, no in-place upgrade.
+# "upgradeInFlight": A ready sidecar container is still on its previous upgrade (state not consistent).
+# "partition": Among the last `partition` candidates in upgrade order.
+# "maxUnavailable": Beyond what `maxUnavailable` allows in this round.
+# "notUpdate": Would be upgraded, but the SidecarSet's `updateStrategy` is `NotUpdate`.
+# "paused": Would be upgraded, but the SidecarSet is paused.
+PodUpgradeReason: TypeAlias = Literal["upgrade", "updated", "notSelected", "notUpgradable", "upgradeInFlight", "partition", "maxUnavailable", "notUpdate", "paused"]
+
+
+class PodUpgrade(TypedDict):
+    """One pod's verdict."""
+
+    consistent: bool
+    """`IsPodStateConsistent`: the sidecar containers run what their spec says."""
+
+    name: str
+    """`metadata.name`."""
+
+    ready: bool
+    """`IsPodReady`: running, first `Ready` condition `True`, not terminating."""
+
+    reason: PodUpgradeReason
+    """The verdict."""
+
+
+class UpgradeStatus(TypedDict):
+    """The SidecarSet status counts (`calculateStatus`)."""
+
+    matchedPods: int
+    """`matchedPods`."""
+
+    readyPods: int
+    """`readyPods`: consistent and ready pods."""
+
+    updatedPods: int
+    """`updatedPods`: pods whose record carries the SidecarSet's hash."""
+
+    updatedReadyPods: int
+    """`updatedReadyPods`."""
+
+
+class NextUpgradeOutput(TypedDict):
+    """`sidecarset.next_upgrade` output."""
+
+    action: UpgradeAction
+    """What the controller does in this round."""
+
+    candidates: List[str]
+    """Names of every upgrade candidate (not updated, selected, upgradable, not in flight) in
+    upgrade order; `upgradePods` is its first `upgradeLimit`.
+    """
+
+    maxUnavailable: int
+    """The resolved maxUnavailable (pods)."""
+
+    notUpgradablePods: List[str]
+    """Names of the pods marked not upgradable (`SidecarSetUpgradable` condition false), in
+    input order (empty unless `upgrade`).
+    """
+
+    partition: int
+    """The resolved partition (pods)."""
+
+    pods: List[PodUpgrade]
+    """Every pod's verdict, in input order."""
+
+    status: UpgradeStatus
+    """The status counts."""
+
+    updatedUnavailable: int
+    """Updated pods that are not ready or not consistent: they use up `maxUnavailable` first."""
+
+    upgradeLimit: int
+    """How many candidates the strategy takes (`calculateUpgradeCount`), whatever the action."""
+
+    upgradePods: List[str]
+    """Names of the pods upgraded now, in the controller's order (empty unless `upgrade`)."""
+
+
 def match(input: MatchInput) -> MatchOutput:
     """whether a SidecarSet applies to a pod at injection (webhook namespace selector, active pod, namespace index, paused, namespaceSelector, selector), with the rule that decided
 
@@ -185,23 +506,64 @@ def inject(input: InjectInput) -> InjectOutput:
     return cast(InjectOutput, call("sidecarset.inject", input))
 
 
+def next_upgrade(input: NextUpgradeInput) -> NextUpgradeOutput:
+    """which matched pods the SidecarSet controller upgrades in this round (NotUpdate, paused and finished gates; selector; not-upgradable and in-flight pods; ActivePods, priority and scatter order; partition and maxUnavailable), with the status counts and each pod's reason
+
+    fn ``sidecarset.next_upgrade``; OpenKruise source: pkg/controller/sidecarset/sidecarset_processor.go UpdateSidecarSet, calculateStatus, isSidecarSetNotUpdate, isSidecarSetUpdateFinish; pkg/controller/sidecarset/sidecarset_strategy.go GetNextUpgradePods, SortUpdateIndexes, calculateUpgradeCount, parseUpdateScatterTerms; pkg/control/sidecarcontrol/sidecarset_control.go IsSidecarSetUpgradable, IsPodStateConsistent, IsPodReady, IsSidecarContainerUpdateCompleted; pkg/control/sidecarcontrol/util.go IsPodSidecarUpdated, GetPodsSortFunc; pkg/util/updatesort priority_sort.go, scatter_sort.go; pkg/util/tools.go CalculatePartitionReplicas.
+
+    Raises ``KruiseError`` with kind ``invalid_annotation``, ``unsupported``, ``invalid_input`` (naming the field).
+    """
+    return cast(NextUpgradeOutput, call("sidecarset.next_upgrade", input))
+
+
 __all__ = [
+    "Condition",
+    "Container",
+    "ContainerState",
+    "ContainerStateTerminated",
+    "ContainerStatus",
+    "EnvVar",
     "InjectInput",
     "InjectOutput",
     "InjectionStrategy",
+    "IntOrPercent",
     "LabelSelector",
     "MatchInput",
     "MatchOutput",
-    "MatchOwnerReference",
-    "MatchPod",
-    "MatchPodMeta",
-    "MatchPodStatus",
     "MatchReason",
-    "NamespaceMeta",
-    "NamespaceObject",
+    "Namespace",
+    "NextUpgradeInput",
+    "NextUpgradeOutput",
+    "ObjectMeta",
+    "OrderPriorityTerm",
+    "OwnerReference",
+    "Pod",
+    "PodSpec",
+    "PodStatus",
+    "PodUpgrade",
+    "PodUpgradeReason",
     "Requirement",
+    "ScatterTerm",
+    "SidecarContainerUpgradeStrategy",
     "SidecarSetObject",
     "SidecarSetSpec",
+    "SidecarSetUpdateStrategy",
+    "UpdatePriorityStrategy",
+    "UpgradeAction",
+    "UpgradeContainer",
+    "UpgradeContainerStatus",
+    "UpgradePod",
+    "UpgradePodCondition",
+    "UpgradePodMeta",
+    "UpgradePodSpec",
+    "UpgradePodStatus",
+    "UpgradeSidecarContainer",
+    "UpgradeSidecarSet",
+    "UpgradeSidecarSetMeta",
+    "UpgradeSidecarSetSpec",
+    "UpgradeStatus",
+    "WeightPriorityTerm",
     "inject",
     "match",
+    "next_upgrade",
 ]

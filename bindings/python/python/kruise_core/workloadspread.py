@@ -8,7 +8,7 @@ from typing import Any, Dict, List, Literal, Optional, Tuple, Union, cast
 from typing_extensions import NotRequired, TypeAlias, TypedDict
 
 from ._kruise_core import call
-from .k8s import ContainerStatus as ContainerStatus, InitContainer as InitContainer, IntOrPercent as IntOrPercent, MatchOwnerReference as MatchOwnerReference  # shared shapes, re-exported
+from .k8s import Affinity as Affinity, Condition as Condition, Container as Container, ContainerState as ContainerState, ContainerStateTerminated as ContainerStateTerminated, ContainerStatus as ContainerStatus, EnvVar as EnvVar, IntOrPercent as IntOrPercent, NodeAffinity as NodeAffinity, NodeSelector as NodeSelector, NodeSelectorRequirement as NodeSelectorRequirement, NodeSelectorTerm as NodeSelectorTerm, ObjectMeta as ObjectMeta, OwnerReference as OwnerReference, Taint as Taint, Toleration as Toleration  # shared shapes, re-exported
 
 
 class AdaptiveStrategy(TypedDict):
@@ -21,50 +21,6 @@ class AdaptiveStrategy(TypedDict):
     """`rescheduleCriticalSeconds`: a pending, unschedulable pod older than this is deleted and
     its subset marked unschedulable; null or not positive: no rescheduling.
     """
-
-
-class NodeSelectorRequirement(TypedDict):
-    """One node selector requirement (`matchExpressions[]` / `matchFields[]`)."""
-
-    key: NotRequired[Optional[str]]
-    """`key`: a label key, or for fields `metadata.name`."""
-
-    operator: NotRequired[Optional[str]]
-    """`operator`: `In`, `NotIn`, `Exists`, `DoesNotExist`, `Gt`, `Lt` (fields: `In`, `NotIn`)."""
-
-    values: NotRequired[Optional[List[str]]]
-    """`values`; null or absent: none."""
-
-
-class NodeSelectorTerm(TypedDict):
-    """A node selector term: every requirement must hold."""
-
-    matchExpressions: NotRequired[Optional[List[NodeSelectorRequirement]]]
-    """`matchExpressions` over node labels; null or absent: none."""
-
-    matchFields: NotRequired[Optional[List[NodeSelectorRequirement]]]
-    """`matchFields` over node fields (`metadata.name`); null or absent: none."""
-
-
-class NodeSelector(TypedDict):
-    """A node selector."""
-
-    nodeSelectorTerms: NotRequired[Optional[List[NodeSelectorTerm]]]
-    """`nodeSelectorTerms` (ORed)."""
-
-
-class NodeAffinity(TypedDict):
-    """Pod `spec.affinity.nodeAffinity`."""
-
-    requiredDuringSchedulingIgnoredDuringExecution: NotRequired[Optional[NodeSelector]]
-    """`requiredDuringSchedulingIgnoredDuringExecution`."""
-
-
-class Affinity(TypedDict):
-    """Pod `spec.affinity`."""
-
-    nodeAffinity: NotRequired[Optional[NodeAffinity]]
-    """`nodeAffinity`."""
 
 
 class DeletionCost(TypedDict):
@@ -81,10 +37,10 @@ class DeletionCost(TypedDict):
 
 
 class PreferredSchedulingTerm(TypedDict):
-    """A weighted preferred term."""
+    """A weighted preferred term (`preferredDuringSchedulingIgnoredDuringExecution[]`)."""
 
     preference: NotRequired[Optional[NodeSelectorTerm]]
-    """`preference`; null or absent: the empty term (skipped)."""
+    """`preference`; absent or null: the empty term (skipped)."""
 
     weight: NotRequired[int]
     """`weight`; a term of weight 0 is skipped."""
@@ -98,19 +54,6 @@ class WorkloadSpreadNodeMeta(TypedDict):
 
     name: NotRequired[Optional[str]]
     """`name`: unique among the nodes."""
-
-
-class Taint(TypedDict):
-    """A node taint (`spec.taints[]`)."""
-
-    effect: NotRequired[Optional[str]]
-    """`effect` (`NoSchedule`, `PreferNoSchedule`, `NoExecute`); null or absent: `""`."""
-
-    key: NotRequired[Optional[str]]
-    """`key`; null or absent: `""`."""
-
-    value: NotRequired[Optional[str]]
-    """`value`; null or absent: `""`."""
 
 
 class WorkloadSpreadNodeSpec(TypedDict):
@@ -130,54 +73,13 @@ class WorkloadSpreadNode(TypedDict):
     """`spec`."""
 
 
-class WorkloadSpreadPodMeta(TypedDict):
-    """Pod `metadata`."""
-
-    annotations: NotRequired[Optional[Dict[str, str]]]
-    """`annotations` (`apps.kruise.io/matched-workloadspread`, the deletion cost)."""
-
-    creationTimestamp: NotRequired[Optional[str]]
-    """`creationTimestamp` (RFC 3339); null: the zero time."""
-
-    deletionTimestamp: NotRequired[Optional[str]]
-    """`deletionTimestamp`: present = terminating (not active)."""
-
-    labels: NotRequired[Optional[Dict[str, str]]]
-    """`labels` (the version labels are read)."""
-
-    name: NotRequired[Optional[str]]
-    """`name`: required, unique among the pods."""
-
-    ownerReferences: NotRequired[Optional[List[Optional[MatchOwnerReference]]]]
-    """`ownerReferences`: the controller's kind decides whether the pod is versioned."""
-
-
-class Toleration(TypedDict):
-    """A toleration (`spec.tolerations[]` of a pod, `tolerations[]` of a WorkloadSpread subset)."""
-
-    effect: NotRequired[Optional[str]]
-    """`effect`; empty matches every effect."""
-
-    key: NotRequired[Optional[str]]
-    """`key`; empty with `Exists` tolerates every key."""
-
-    operator: NotRequired[Optional[str]]
-    """`operator`: `Exists`, `Equal` or empty (= `Equal`)."""
-
-    tolerationSeconds: NotRequired[Optional[int]]
-    """`tolerationSeconds`; not read here."""
-
-    value: NotRequired[Optional[str]]
-    """`value`, compared under `Equal`."""
-
-
 class WorkloadSpreadPodSpec(TypedDict):
     """Pod `spec`."""
 
     affinity: NotRequired[Optional[Affinity]]
     """`affinity` (its required node affinity is read)."""
 
-    initContainers: NotRequired[Optional[List[InitContainer]]]
+    initContainers: NotRequired[Optional[List[Optional[Container]]]]
     """`initContainers` (restart policy, for the deletion order of sidecar restarts)."""
 
     nodeName: NotRequired[Optional[str]]
@@ -187,32 +89,16 @@ class WorkloadSpreadPodSpec(TypedDict):
     """`tolerations`."""
 
 
-class WorkloadSpreadPodCondition(TypedDict):
-    """One pod condition."""
-
-    lastTransitionTime: NotRequired[Optional[str]]
-    """`lastTransitionTime` (RFC 3339; the `Ready` one orders ready pods); null: the zero time."""
-
-    reason: NotRequired[Optional[str]]
-    """`reason` (`Unschedulable` with `PodScheduled=False` marks an unschedulable pod)."""
-
-    status: NotRequired[Optional[str]]
-    """`status`."""
-
-    type: NotRequired[Optional[str]]
-    """`type`."""
-
-
 class WorkloadSpreadPodStatus(TypedDict):
     """Pod `status`."""
 
-    conditions: NotRequired[Optional[List[WorkloadSpreadPodCondition]]]
+    conditions: NotRequired[Optional[List[Optional[Condition]]]]
     """`conditions` (`Ready` for the deletion order, `PodScheduled` for rescheduling)."""
 
-    containerStatuses: NotRequired[Optional[List[ContainerStatus]]]
+    containerStatuses: NotRequired[Optional[List[Optional[ContainerStatus]]]]
     """`containerStatuses` (restart counts, for the deletion order)."""
 
-    initContainerStatuses: NotRequired[Optional[List[ContainerStatus]]]
+    initContainerStatuses: NotRequired[Optional[List[Optional[ContainerStatus]]]]
     """`initContainerStatuses` (sidecar restart counts, for the deletion order)."""
 
     phase: NotRequired[Optional[str]]
@@ -222,7 +108,7 @@ class WorkloadSpreadPodStatus(TypedDict):
 class WorkloadSpreadPod(TypedDict):
     """A pod of the workload, reduced to what the controller reads; a whole Pod may be passed."""
 
-    metadata: NotRequired[Optional[WorkloadSpreadPodMeta]]
+    metadata: NotRequired[Optional[ObjectMeta]]
     """`metadata`."""
 
     spec: NotRequired[Optional[WorkloadSpreadPodSpec]]
@@ -540,15 +426,20 @@ def reconcile(input: ReconcileInput) -> ReconcileOutput:
 __all__ = [
     "AdaptiveStrategy",
     "Affinity",
+    "Condition",
+    "Container",
+    "ContainerState",
+    "ContainerStateTerminated",
     "ContainerStatus",
     "DeletionCost",
-    "InitContainer",
+    "EnvVar",
     "IntOrPercent",
-    "MatchOwnerReference",
     "NodeAffinity",
     "NodeSelector",
     "NodeSelectorRequirement",
     "NodeSelectorTerm",
+    "ObjectMeta",
+    "OwnerReference",
     "PreferredSchedulingTerm",
     "ReconcileInput",
     "ReconcileOutput",
@@ -568,8 +459,6 @@ __all__ = [
     "WorkloadSpreadNodeMeta",
     "WorkloadSpreadNodeSpec",
     "WorkloadSpreadPod",
-    "WorkloadSpreadPodCondition",
-    "WorkloadSpreadPodMeta",
     "WorkloadSpreadPodSpec",
     "WorkloadSpreadPodStatus",
     "WsMeta",

@@ -141,6 +141,9 @@ pub fn cloneset(args: &ExplainArgs) -> Result<String, CliError> {
         }
         (None, _) => {}
     }
+    if args.pods.is_some() {
+        super::order::explain(&mut out, &doc, &raw_pods, &now_s)?;
+    }
     explain_scale(&mut out, &b);
     explain_progress(&mut out, &cs, &pods, now);
     Ok(out)

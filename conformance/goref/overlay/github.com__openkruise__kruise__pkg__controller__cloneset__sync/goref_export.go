@@ -50,3 +50,24 @@ func GorefLimitUpdateIndexes(cs *appsv1beta1.CloneSet, pods []*v1.Pod, currentRe
 	kept := limitUpdateIndexes(clonesetcore.New(cs), cs.Spec.MinReadySeconds, diffRes, waitUpdate(diffRes.updateNum), pods, target)
 	return gorefDiffs(diffRes), kept
 }
+
+// GorefPlannedDeletedPods is getPlannedDeletedPods.
+func GorefPlannedDeletedPods(cs *appsv1beta1.CloneSet, pods []*v1.Pod) ([]*v1.Pod, []*v1.Pod, int) {
+	return getPlannedDeletedPods(cs, pods)
+}
+
+// GorefIsSpecifiedDelete is isSpecifiedDelete.
+func GorefIsSpecifiedDelete(cs *appsv1beta1.CloneSet, pod *v1.Pod) bool {
+	return isSpecifiedDelete(cs, pod)
+}
+
+// GorefIsPodReady is isPodReady with the CloneSet's core control.
+func GorefIsPodReady(cs *appsv1beta1.CloneSet, pod *v1.Pod) bool {
+	return isPodReady(clonesetcore.New(cs), pod)
+}
+
+// GorefChoosePodsToDelete is choosePodsToDelete on a control without a client (the client is
+// read only for topology spread constraints, which the callers leave out).
+func GorefChoosePodsToDelete(cs *appsv1beta1.CloneSet, totalDiff, currentRevDiff int, notUpdatedPods, updatedPods []*v1.Pod) []*v1.Pod {
+	return (&realControl{}).choosePodsToDelete(cs, totalDiff, currentRevDiff, notUpdatedPods, updatedPods)
+}
