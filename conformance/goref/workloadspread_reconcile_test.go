@@ -1,4 +1,4 @@
-//go:build goref_overlay && goref_wip
+//go:build goref_overlay
 
 // Differential test of workloadspread.reconcile against the steps of the reference's
 // WorkloadSpread controller pass (pkg/controller/workloadspread, syncWorkloadSpread after the pod
@@ -10,8 +10,10 @@
 //
 // The module proxy's commit works on the v1beta1 WorkloadSpread (the input, v1alpha1, goes
 // through ConvertTo) whose subset conditions are metav1.Conditions: a condition it writes has
-// reason "Unknown" where the tag writes "" (compared as ""; the generator's old conditions carry
-// an empty reason and message, where both behave alike).
+// reason "Sufficient" (True) or "PodUnschedulable" (False) where the tag writes "" (compared as
+// ""; the generator's old conditions carry an empty reason and message, where both behave alike:
+// the tag keeps an old condition of the same status and reason as it is, the proxy replaces it by
+// one with the old transition time).
 package goref
 
 import (
@@ -124,7 +126,7 @@ func sortedCopy(xs []string) []string {
 	return out
 }
 
-func canonJSON(raw []byte) string {
+func wsrCanonJSON(raw []byte) string {
 	var v any
 	if err := json.Unmarshal(raw, &v); err != nil {
 		return "!" + string(raw)
@@ -179,7 +181,7 @@ func (o *wsrOut) view() wsrView {
 		v.Subsets[s.Name] = sortedCopy(s.Pods)
 	}
 	for _, t := range o.Takeovers {
-		v.Takeovers[t.Pod] = t.Subset + " " + canonJSON(t.Metadata)
+		v.Takeovers[t.Pod] = t.Subset + " " + wsrCanonJSON(t.Metadata)
 	}
 	for _, c := range o.DeletionCosts {
 		v.Costs[c.Pod] = c.Value
@@ -226,8 +228,9 @@ func fromRefStatuses(l []appsv1beta1.WorkloadSpreadSubsetStatus) *[]wsrSubsetSta
 		}
 		for _, c := range s.Conditions {
 			reason := c.Reason
-			if reason == "Unknown" {
-				reason = "" // proxy commit: metav1.Condition needs a reason
+			switch reason {
+			case "Unknown", "Sufficient", "PodUnschedulable":
+				reason = "" // proxy commit: it names the reason; the tag writes "" (see the file comment)
 			}
 			st.Conditions = append(st.Conditions, wsrCondition{Type: c.Type, Status: string(c.Status),
 				LastTransitionTime: fmtTime(c.LastTransitionTime), Reason: reason, Message: c.Message})
@@ -384,7 +387,7 @@ func refWSReconcile(t testing.TB, in *wsrInput) (ref wsrRef) {
 			}
 			_ = json.Unmarshal([]byte(m), &inj)
 			mb, _ := json.Marshal(body.Metadata)
-			ref.view.Takeovers[pr.pod] = inj.Subset + " " + canonJSON(mb)
+			ref.view.Takeovers[pr.pod] = inj.Subset + " " + wsrCanonJSON(mb)
 		} else if c, ok := ann["controller.kubernetes.io/pod-deletion-cost"].(string); ok && len(body.Metadata) == 1 && len(ann) == 1 {
 			ref.view.CostPatches[pr.pod] = c
 		} else {
@@ -448,7 +451,7 @@ func compareWSReconcile(t *testing.T, r *tally, label string, in wsrInput) {
 func TestWorkloadspreadReconcileVectors(t *testing.T) {
 	requireFn(t, fnWSReconcile, wsrInput{WorkloadSpread: json.RawMessage(`{}`), Now: "2024-01-01T00:00:00Z"})
 	var r tally
-	for _, c := range loadVectors(t, "workloadspread", fnWSReconcile) {
+	for _, c := range loadVectors(t, "workloadspread_reconcile", fnWSReconcile) {
 		var in wsrInput
 		mustDecode(t, c.Input, &in, c.Name)
 		compareWSReconcile(t, &r, c.Name, in)
@@ -458,7 +461,7 @@ func TestWorkloadspreadReconcileVectors(t *testing.T) {
 
 func TestWorkloadspreadReconcileVectorsReference(t *testing.T) {
 	var r tally
-	for _, c := range loadVectors(t, "workloadspread", fnWSReconcile) {
+	for _, c := range loadVectors(t, "workloadspread_reconcile", fnWSReconcile) {
 		var in wsrInput
 		mustDecode(t, c.Input, &in, c.Name)
 		withVectorAnswer(c, func() { compareWSReconcile(t, &r, c.Name, in) })

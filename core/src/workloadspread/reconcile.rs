@@ -731,6 +731,7 @@ pub fn reconcile(i: &ReconcileInput) -> Result<ReconcileOutput> {
         .get(IGNORE_PATCH_ANNOTATION)
         .is_some_and(|v| v.eq_ignore_ascii_case("true"));
 
+    check_takeover_terms(ws, &pods, &nodes)?;
     // pod index → subset name (FAKE_SUBSET when none)
     let mut assigned: Vec<String> = vec![String::new(); pods.len()];
     let mut takeovers = Vec::new();
@@ -912,7 +913,11 @@ pub fn reconcile(i: &ReconcileInput) -> Result<ReconcileOutput> {
         now,
         critical,
     };
-    let all: Vec<usize> = (0..pods.len()).collect();
+    // The reference lists a subset's pods version group after version group, in Go's (random)
+    // map order; kruise-core takes the versions in sorted order, each group in input order. The
+    // order shows in `missingReplicas` when deleting pods meet a full subset.
+    let mut all: Vec<usize> = (0..pods.len()).collect();
+    all.sort_by(|&a, &b| pods[a].version.cmp(&pods[b].version));
     let (overall, failed) = ctx.statuses(
         ws.status.subset_statuses.as_deref().unwrap_or_default(),
         &all,
@@ -989,21 +994,7 @@ fn takeover_subset(
         if !required_and_tolerated(pod, node, s) {
             continue;
         }
-        let node_score = if s.preferred_node_selector_terms.is_empty() {
-            0
-        } else {
-            preferred_score(
-                &s.preferred_node_selector_terms,
-                &node.metadata.name,
-                &node.metadata.labels,
-            )
-            .map_err(|e| {
-                Error::invalid_input(
-                    format!("workloadSpread.spec.subsets[{si}].preferredNodeSelectorTerms"),
-                    format_args!("{e} (the reference fails on this term)"),
-                )
-            })?
-        };
+        let node_score = node_score(s, si, node)?;
         let pod_score = match &s.patch {
             None | Some(Value::Null) => 0,
             Some(p) => pod_preferred_score(p, pod, si)?,
@@ -1016,6 +1007,52 @@ fn takeover_subset(
         }
     }
     Ok(best)
+}
+
+/// The weight of `s`'s preferred terms the node matches; `invalid_input` for a term that does not
+/// parse (the reference then scores with a nil term list and panics).
+fn node_score(s: &Subset, si: usize, node: &WsNode) -> Result<i64> {
+    if s.preferred_node_selector_terms.is_empty() {
+        return Ok(0);
+    }
+    preferred_score(
+        &s.preferred_node_selector_terms,
+        &node.metadata.name,
+        &node.metadata.labels,
+    )
+    .map_err(|e| {
+        Error::invalid_input(
+            format!("workloadSpread.spec.subsets[{si}].preferredNodeSelectorTerms"),
+            format_args!("{e} (the reference fails on this term)"),
+        )
+    })
+}
+
+/// Fails as the reference does when a pod to take over reaches a subset whose preferred terms do
+/// not parse. Run before any takeover so that this failure wins over an `unsupported` patch met
+/// earlier (the reference evaluates every patch; kruise-core only some).
+fn check_takeover_terms(
+    ws: &WorkloadSpread,
+    pods: &[PodState],
+    nodes: &BTreeMap<&str, &WsNode>,
+) -> Result<()> {
+    for pod in pods {
+        if matched_subset(inject_of(&pod.annotations).as_ref(), &ws.metadata.name).is_some() {
+            continue;
+        }
+        let Some(node) = nodes
+            .get(pod.node.as_str())
+            .filter(|_| !pod.node.is_empty())
+        else {
+            continue;
+        };
+        for (si, s) in ws.spec.subsets.iter().enumerate() {
+            if required_and_tolerated(pod, node, s) {
+                node_score(s, si, node)?;
+            }
+        }
+    }
+    Ok(())
 }
 
 fn required_and_tolerated(pod: &PodState, node: &WsNode, s: &Subset) -> bool {

@@ -4,6 +4,7 @@
 package workloadspread
 
 import (
+	"sort"
 	"time"
 
 	appsv1beta1 "github.com/openkruise/kruise/apis/apps/v1beta1"
@@ -29,14 +30,28 @@ const GorefFakeSubsetName = FakeSubsetName
 // deletion costs (updateDeletionCostBySubset per version, latestVersion given instead of read
 // from the workload, as updateDeletionCost does) and calculateWorkloadSpreadStatus; it returns
 // the status, the per-subset pods, the pods to delete and the requeue the duration store holds.
+// The per-subset pods are joined version by version in sorted version order: groupVersionedPods
+// joins them in Go's random map order, which shows in missingReplicas when deleting pods meet a
+// full subset; the sorted order is one of the orders it picks, and the one kruise-core takes.
 func GorefPass(c client.Client, ws *appsv1beta1.WorkloadSpread, pods []*corev1.Pod, replicas int32, latestVersion string) (
 	*appsv1beta1.WorkloadSpreadStatus, map[string][]*corev1.Pod, map[string][]*corev1.Pod, time.Duration, error) {
 	r := &ReconcileWorkloadSpread{Client: c, recorder: record.NewFakeRecorder(100000)}
 	key := getWorkloadSpreadKey(ws)
 	durationStore.Pop(key)
-	versionedPodMap, subsetPodMap, err := r.groupVersionedPods(ws, pods, replicas)
+	versionedPodMap, _, err := r.groupVersionedPods(ws, pods, replicas)
 	if err != nil {
 		return nil, nil, nil, 0, err
+	}
+	versions := make([]string, 0, len(versionedPodMap))
+	for v := range versionedPodMap {
+		versions = append(versions, v)
+	}
+	sort.Strings(versions)
+	subsetPodMap := map[string][]*corev1.Pod{}
+	for _, v := range versions {
+		for subset, ps := range versionedPodMap[v] {
+			subsetPodMap[subset] = append(subsetPodMap[subset], ps...)
+		}
 	}
 	if ws.Spec.TargetReference != nil && isEffectiveKindForDeletionCost(ws.Spec.TargetReference) {
 		for version, podMap := range versionedPodMap {
