@@ -466,7 +466,7 @@ type WorkloadspreadWsStatusOutput struct {
 //
 // OpenKruise source: pkg/controller/workloadspread/workloadspread_controller.go syncWorkloadSpread, groupVersionedPods, groupPodBySubset, getSuitableSubsetNameForPod, getAndUpdateSuitableSubsetName, patchFavoriteSubsetMetadataToPod, calculateWorkloadSpreadStatus, calculateWorkloadSpreadSubsetStatuses, calculateWorkloadSpreadSubsetStatus; update_pod_deletion_cost.go updateDeletionCost, syncSubsetPodDeletionCost, patchPodDeletionCost, sortDeleteIndexes; reschedule.go rescheduleSubset, PodUnscheduledTimeout; workloadspread_controller_utils.go matchesSubset, podPreferredScore, matchesSubsetRequiredAndToleration, setWorkloadSpreadSubsetCondition.
 //
-// Errors are *Error with Kind "invalid_input", "unsupported", "invalid_input" (Field names the member).
+// Errors are *Error with Kind "unsupported", "invalid_input" (Field names the member).
 func WorkloadspreadReconcile(in WorkloadspreadReconcileInput) (WorkloadspreadReconcileOutput, error) {
 	var out WorkloadspreadReconcileOutput
 	err := callTyped("workloadspread.reconcile", in, &out)

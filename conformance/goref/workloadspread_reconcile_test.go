@@ -242,9 +242,13 @@ func fromRefStatuses(l []appsv1beta1.WorkloadSpreadSubsetStatus) *[]wsrSubsetSta
 
 func refWSReconcile(t testing.TB, in *wsrInput) (ref wsrRef) {
 	t.Helper()
+	// Inputs no cluster holds (an unparsable time, a pod without a name or with the name of
+	// another) cannot be given to the reference: the API server refuses them. kruise-core
+	// answers invalid_input naming the field; these are the vectors' error cases.
 	now, err := time.Parse(time.RFC3339, in.Now)
 	if err != nil {
-		t.Fatalf("now: %v", err)
+		ref.kind = "invalid_input"
+		return
 	}
 	alpha := &appsv1alpha1.WorkloadSpread{}
 	mustDecode(t, in.WorkloadSpread, alpha, "workloadSpread")
@@ -263,9 +267,14 @@ func refWSReconcile(t testing.TB, in *wsrInput) (ref wsrRef) {
 	}
 	var objs []client.Object
 	var names []string
+	seenPod := map[string]bool{}
 	for _, raw := range in.Pods {
 		p := &corev1.Pod{}
-		mustDecode(t, raw, p, "pod")
+		if err := json.Unmarshal(raw, p); err != nil || p.Name == "" || seenPod[p.Name] {
+			ref.kind = "invalid_input"
+			return
+		}
+		seenPod[p.Name] = true
 		p.Namespace = "default"
 		if p.DeletionTimestamp != nil && len(p.Finalizers) == 0 {
 			p.Finalizers = []string{"goref/keep"}

@@ -1,7 +1,7 @@
 //! The registered decisions of the WorkloadSpread family.
 
 use super::reconcile::{ReconcileInput, ReconcileOutput, UNSUPPORTED};
-use crate::error::{INVALID_INPUT, Result};
+use crate::error::Result;
 use crate::registry::Decision;
 
 /// `workloadspread.reconcile`: one pass of the WorkloadSpread controller.
@@ -19,7 +19,7 @@ impl Decision for Reconcile {
         syncSubsetPodDeletionCost, patchPodDeletionCost, sortDeleteIndexes; reschedule.go rescheduleSubset, \
         PodUnscheduledTimeout; workloadspread_controller_utils.go matchesSubset, podPreferredScore, \
         matchesSubsetRequiredAndToleration, setWorkloadSpreadSubsetCondition";
-    const ERRORS: &'static [&'static str] = &[INVALID_INPUT, UNSUPPORTED];
+    const ERRORS: &'static [&'static str] = &[UNSUPPORTED];
     type Input = ReconcileInput;
     type Output = ReconcileOutput;
 

@@ -418,7 +418,7 @@ def reconcile(input: ReconcileInput) -> ReconcileOutput:
 
     fn ``workloadspread.reconcile``; OpenKruise source: pkg/controller/workloadspread/workloadspread_controller.go syncWorkloadSpread, groupVersionedPods, groupPodBySubset, getSuitableSubsetNameForPod, getAndUpdateSuitableSubsetName, patchFavoriteSubsetMetadataToPod, calculateWorkloadSpreadStatus, calculateWorkloadSpreadSubsetStatuses, calculateWorkloadSpreadSubsetStatus; update_pod_deletion_cost.go updateDeletionCost, syncSubsetPodDeletionCost, patchPodDeletionCost, sortDeleteIndexes; reschedule.go rescheduleSubset, PodUnscheduledTimeout; workloadspread_controller_utils.go matchesSubset, podPreferredScore, matchesSubsetRequiredAndToleration, setWorkloadSpreadSubsetCondition.
 
-    Raises ``KruiseError`` with kind ``invalid_input``, ``unsupported``, ``invalid_input`` (naming the field).
+    Raises ``KruiseError`` with kind ``unsupported``, ``invalid_input`` (naming the field).
     """
     return cast(ReconcileOutput, call("workloadspread.reconcile", input))
 
