@@ -85,8 +85,9 @@ type WorkloadspreadPreferredSchedulingTerm struct {
 // Input of `workloadspread.reconcile`.
 type WorkloadspreadReconcileInput struct {
 	// The workload's latest version (`GetWorkloadVersion`: a Deployment's newest ReplicaSet's
-	// `pod-template-hash`, a CloneSet's update revision suffix); pods of other versions get their
-	// deletion costs in reverse subset order. Absent or null: `""` (workload not found).
+	// `pod-template-hash`, a CloneSet's update revision suffix; `versionIgnored` for a kind not in
+	// `versionedStatusKinds`); pods of other versions get their deletion costs in reverse subset
+	// order. Absent or null: `""` (workload not found).
 	LatestVersion *string `json:"latestVersion,omitempty"`
 
 	// The nodes the pods run on (a pod whose node is not listed matches no subset).

@@ -360,8 +360,9 @@ pub struct ReconcileInput {
     #[serde(default)]
     pub workload_replicas: Option<i32>,
     /// The workload's latest version (`GetWorkloadVersion`: a Deployment's newest ReplicaSet's
-    /// `pod-template-hash`, a CloneSet's update revision suffix); pods of other versions get their
-    /// deletion costs in reverse subset order. Absent or null: `""` (workload not found).
+    /// `pod-template-hash`, a CloneSet's update revision suffix; `versionIgnored` for a kind not in
+    /// `versionedStatusKinds`); pods of other versions get their deletion costs in reverse subset
+    /// order. Absent or null: `""` (workload not found).
     #[serde(default)]
     pub latest_version: Option<String>,
     /// The pods of the workload (after `targetFilter`), in the order the cache lists them.
@@ -752,10 +753,10 @@ pub fn reconcile(i: &ReconcileInput) -> Result<ReconcileOutput> {
         }
         for &k in &members {
             let inject = inject_of(&pods[k].annotations);
-            if let Some(sub) = matched_subset(inject.as_ref(), &ws.metadata.name) {
-                if let Some(m) = missing.get_mut(sub) {
-                    *m -= 1;
-                }
+            if let Some(sub) = matched_subset(inject.as_ref(), &ws.metadata.name)
+                && let Some(m) = missing.get_mut(sub)
+            {
+                *m -= 1;
             }
         }
         for &k in &members {
@@ -1185,7 +1186,7 @@ struct StatusCtx<'a> {
     critical: i32,
 }
 
-fn get_cond<'a>(s: Option<&'a SubsetStatus>) -> Option<&'a SubsetCondition> {
+fn get_cond(s: Option<&SubsetStatus>) -> Option<&SubsetCondition> {
     s?.conditions.iter().find(|c| c.type_ == "Schedulable")
 }
 

@@ -272,8 +272,9 @@ class ReconcileInput(TypedDict):
 
     latestVersion: NotRequired[Optional[str]]
     """The workload's latest version (`GetWorkloadVersion`: a Deployment's newest ReplicaSet's
-    `pod-template-hash`, a CloneSet's update revision suffix); pods of other versions get their
-    deletion costs in reverse subset order. Absent or null: `""` (workload not found).
+    `pod-template-hash`, a CloneSet's update revision suffix; `versionIgnored` for a kind not in
+    `versionedStatusKinds`); pods of other versions get their deletion costs in reverse subset
+    order. Absent or null: `""` (workload not found).
     """
 
     nodes: NotRequired[Optional[List[WorkloadSpreadNode]]]
