@@ -9,6 +9,7 @@ mod pub_budget;
 mod resources;
 mod rollout;
 mod sidecarset;
+mod workloadspread;
 
 use crate::CliError;
 use clap::{Args, ValueEnum};
@@ -175,6 +176,7 @@ const SECTIONS: &[Section] = &[
     ("PodUnavailableBudget", pub_budget::demo),
     ("v1alpha1 -> v1beta1 conversion", api::demo),
     ("ResourceDistribution targets", distribution::demo),
+    ("WorkloadSpread controller", workloadspread::demo),
 ];
 
 /// Runs every demo section in order.
