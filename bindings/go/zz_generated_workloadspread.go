@@ -38,13 +38,15 @@ type WorkloadspreadContainerStatus = K8sContainerStatus
 //
 // The deletion cost of one pod.
 type WorkloadspreadDeletionCost struct {
-	// Whether the pod is patched (its annotation differs).
+	// Whether a patch is sent (the listed annotation differs from a value computed for it).
 	Patched bool `json:"patched"`
 
 	// Pod name.
 	Pod string `json:"pod"`
 
-	// `controller.kubernetes.io/pod-deletion-cost` value.
+	// The `controller.kubernetes.io/pod-deletion-cost` the pod carries after the pass (the last
+	// value patched; with two subsets of one name the pod is compared with its listed value for
+	// each, as the reference does).
 	Value string `json:"value"`
 }
 

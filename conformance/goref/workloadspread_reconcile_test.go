@@ -444,7 +444,8 @@ func compareWSReconcile(t *testing.T, r *tally, label string, in wsrInput) {
 	// every cost kruise-core reports is what the pod carries after the reference's pass
 	for pod, v := range got.Costs {
 		if ref.view.Costs[pod] != v {
-			r.fail("%s: pod %s: kruise-core cost %q, reference leaves %q", label, pod, v, ref.view.Costs[pod])
+			in2, _ := json.Marshal(in)
+			r.fail("%s: pod %s: kruise-core cost %q, reference leaves %q\n input %s\n  ours %s", label, pod, v, ref.view.Costs[pod], in2, raw)
 			return
 		}
 	}
@@ -540,9 +541,15 @@ func (g *wsrGen) maxReplicas() any {
 	case 3:
 		return fmt.Sprintf("%d%%", g.pick2(0, 20, 33, 50, 100))
 	case 4:
-		return -1
+		if g.chance(3) {
+			return -1
+		}
+		return g.n(3) + 1
 	case 5:
-		return g.pick("bad", "-10%", "50")
+		if g.chance(3) {
+			return g.pick("bad", "-10%", "50")
+		}
+		return fmt.Sprintf("%d%%", g.pick2(25, 60))
 	default:
 		return g.n(3) + 1
 	}
@@ -716,8 +723,12 @@ func (g *wsrGen) input() wsrInput {
 		if g.chance(2) {
 			conds = append(conds, map[string]any{"type": "Ready", "status": g.pick("True", "False"), "lastTransitionTime": g.at(-g.pick2(10, 20, 30))})
 		}
-		if phase == "Pending" && g.chance(2) {
-			conds = append(conds, map[string]any{"type": "PodScheduled", "status": "False", "reason": g.pick("Unschedulable", "Other")})
+		if phase == "Pending" && !g.chance(4) {
+			conds = append(conds, map[string]any{"type": "PodScheduled", "status": "False", "reason": g.pick("Unschedulable", "Unschedulable", "Other")})
+			if g.chance(2) { // in the first subset, where rescheduling applies
+				annotations["apps.kruise.io/matched-workloadspread"] = `{"name":"ws","subset":"a"}`
+				meta["annotations"] = annotations
+			}
 		}
 		if conds != nil {
 			status["conditions"] = conds

@@ -434,9 +434,11 @@ pub struct Takeover {
 pub struct DeletionCost {
     /// Pod name.
     pub pod: String,
-    /// `controller.kubernetes.io/pod-deletion-cost` value.
+    /// The `controller.kubernetes.io/pod-deletion-cost` the pod carries after the pass (the last
+    /// value patched; with two subsets of one name the pod is compared with its listed value for
+    /// each, as the reference does).
     pub value: String,
-    /// Whether the pod is patched (its annotation differs).
+    /// Whether a patch is sent (the listed annotation differs from a value computed for it).
     pub patched: bool,
 }
 
@@ -869,18 +871,18 @@ pub fn reconcile(i: &ReconcileInput) -> Result<ReconcileOutput> {
                 ] {
                     let value = value.to_string();
                     for k in list {
+                        // The reference compares with the pod as listed (it patches a copy), so
+                        // a pod met twice (two subsets of one name) is compared with its listed
+                        // value both times; what it carries afterwards is the last value patched.
                         let old = pods[k].annotations.get(DELETION_COST_ANNOTATION);
                         let skip = old == Some(&value) || (old.is_none() && value == "0");
-                        if !skip {
-                            pods[k]
-                                .annotations
-                                .insert(DELETION_COST_ANNOTATION.into(), value.clone());
-                        }
                         let e = costs
                             .entry(pods[k].name.clone())
-                            .or_insert((String::new(), false));
-                        e.0.clone_from(&value);
-                        e.1 |= !skip;
+                            .or_insert_with(|| (old.cloned().unwrap_or_default(), false));
+                        if !skip {
+                            e.0.clone_from(&value);
+                            e.1 = true;
+                        }
                     }
                 }
             }

@@ -27,13 +27,16 @@ class DeletionCost(TypedDict):
     """The deletion cost of one pod."""
 
     patched: bool
-    """Whether the pod is patched (its annotation differs)."""
+    """Whether a patch is sent (the listed annotation differs from a value computed for it)."""
 
     pod: str
     """Pod name."""
 
     value: str
-    """`controller.kubernetes.io/pod-deletion-cost` value."""
+    """The `controller.kubernetes.io/pod-deletion-cost` the pod carries after the pass (the last
+    value patched; with two subsets of one name the pod is compared with its listed value for
+    each, as the reference does).
+    """
 
 
 class PreferredSchedulingTerm(TypedDict):
