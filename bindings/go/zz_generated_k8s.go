@@ -2,7 +2,15 @@
 
 package kruisecore
 
-// K8sCondition is `Condition` of the cron, jobsidecar, pub, rollout, sidecarset families' schemas, written once.
+// K8sAffinity is `Affinity` of the rollout, workloadspread families' schemas, written once.
+//
+// `spec.affinity` (only `nodeAffinity` is read).
+type K8sAffinity struct {
+	// Absent or null: no node-affinity constraint.
+	NodeAffinity *K8sNodeAffinity `json:"nodeAffinity,omitempty"`
+}
+
+// K8sCondition is `Condition` of the cron, jobsidecar, pub, rollout, sidecarset, workloadspread families' schemas, written once.
 //
 // One status condition. Absent or `null` members read as Go's zero values (`""`, no time);
 // other members (`lastProbeTime`, `observedGeneration`) are ignored. Written back, the empty
@@ -25,7 +33,7 @@ type K8sCondition struct {
 	Type *string `json:"type,omitempty"`
 }
 
-// K8sContainer is `Container` of the jobsidecar, pub, rollout, sidecarset families' schemas, written once.
+// K8sContainer is `Container` of the jobsidecar, pub, rollout, sidecarset, workloadspread families' schemas, written once.
 //
 // One `spec.containers[]` / `spec.initContainers[]` entry, the members read.
 type K8sContainer struct {
@@ -43,7 +51,7 @@ type K8sContainer struct {
 	RestartPolicy *string `json:"restartPolicy,omitempty"`
 }
 
-// K8sContainerState is `ContainerState` of the jobsidecar, pub, rollout, sidecarset families' schemas, written once.
+// K8sContainerState is `ContainerState` of the jobsidecar, pub, rollout, sidecarset, workloadspread families' schemas, written once.
 //
 // A container status's `state`; only `terminated` is read.
 type K8sContainerState struct {
@@ -51,7 +59,7 @@ type K8sContainerState struct {
 	Terminated *K8sContainerStateTerminated `json:"terminated,omitempty"`
 }
 
-// K8sContainerStateTerminated is `ContainerStateTerminated` of the jobsidecar, pub, rollout, sidecarset families' schemas, written once.
+// K8sContainerStateTerminated is `ContainerStateTerminated` of the jobsidecar, pub, rollout, sidecarset, workloadspread families' schemas, written once.
 //
 // `state.terminated`, the members read.
 type K8sContainerStateTerminated struct {
@@ -59,7 +67,7 @@ type K8sContainerStateTerminated struct {
 	ExitCode *int32 `json:"exitCode,omitempty"`
 }
 
-// K8sContainerStatus is `ContainerStatus` of the jobsidecar, pub, rollout, sidecarset families' schemas, written once.
+// K8sContainerStatus is `ContainerStatus` of the jobsidecar, pub, rollout, sidecarset, workloadspread families' schemas, written once.
 //
 // One `status.containerStatuses[]` / `status.initContainerStatuses[]` entry, the members read.
 type K8sContainerStatus struct {
@@ -82,7 +90,7 @@ type K8sContainerStatus struct {
 	State *K8sContainerState `json:"state,omitempty"`
 }
 
-// K8sEnvVar is `EnvVar` of the jobsidecar, pub, rollout, sidecarset families' schemas, written once.
+// K8sEnvVar is `EnvVar` of the jobsidecar, pub, rollout, sidecarset, workloadspread families' schemas, written once.
 //
 // One `env` entry.
 type K8sEnvVar struct {
@@ -113,7 +121,50 @@ type K8sNamespace struct {
 	Metadata *K8sObjectMeta `json:"metadata,omitempty"`
 }
 
-// K8sObjectMeta is `ObjectMeta` of the cron, distribution, jobsidecar, pub, rollout, sidecarset families' schemas, written once.
+// K8sNodeAffinity is `NodeAffinity` of the rollout, workloadspread families' schemas, written once.
+//
+// `spec.affinity.nodeAffinity` (the required part; other members ignored).
+type K8sNodeAffinity struct {
+	// Absent or null: no node-affinity constraint.
+	RequiredDuringSchedulingIgnoredDuringExecution *K8sNodeSelector `json:"requiredDuringSchedulingIgnoredDuringExecution,omitempty"`
+}
+
+// K8sNodeSelector is `NodeSelector` of the rollout, workloadspread families' schemas, written once.
+//
+// A `NodeSelector`: its non-empty terms are ORed.
+type K8sNodeSelector struct {
+	// The terms; absent, null or only empty terms: no node matches.
+	NodeSelectorTerms *[]K8sNodeSelectorTerm `json:"nodeSelectorTerms,omitempty"`
+}
+
+// K8sNodeSelectorRequirement is `NodeSelectorRequirement` of the rollout, workloadspread families' schemas, written once.
+//
+// One `NodeSelectorRequirement` (`matchExpressions[]` / `matchFields[]` entry).
+type K8sNodeSelectorRequirement struct {
+	// The label key (`matchExpressions`) or field name (`matchFields`, only `metadata.name` is
+	// known; another field reads as `""`).
+	Key *string `json:"key,omitempty"`
+
+	// `In`, `NotIn`, `Exists`, `DoesNotExist`, `Gt`, `Lt` (`matchFields`: `In`, `NotIn` only);
+	// another operator makes the term unparsable.
+	Operator *string `json:"operator,omitempty"`
+
+	// The values; absent or null: none.
+	Values *[]string `json:"values,omitempty"`
+}
+
+// K8sNodeSelectorTerm is `NodeSelectorTerm` of the rollout, workloadspread families' schemas, written once.
+//
+// One `NodeSelectorTerm`: its requirements are ANDed.
+type K8sNodeSelectorTerm struct {
+	// Requirements on node labels; absent or null: none.
+	MatchExpressions *[]K8sNodeSelectorRequirement `json:"matchExpressions,omitempty"`
+
+	// Requirements on node fields (`metadata.name`); absent or null: none.
+	MatchFields *[]K8sNodeSelectorRequirement `json:"matchFields,omitempty"`
+}
+
+// K8sObjectMeta is `ObjectMeta` of the cron, distribution, jobsidecar, pub, rollout, sidecarset, workloadspread families' schemas, written once.
 //
 // `metadata` of a Kubernetes object, the members any family reads.
 type K8sObjectMeta struct {
@@ -156,7 +207,7 @@ type K8sOrderPriorityTerm struct {
 	OrderedKey *string `json:"orderedKey,omitempty"`
 }
 
-// K8sOwnerReference is `OwnerReference` of the cron, distribution, jobsidecar, pub, rollout, sidecarset families' schemas, written once.
+// K8sOwnerReference is `OwnerReference` of the cron, distribution, jobsidecar, pub, rollout, sidecarset, workloadspread families' schemas, written once.
 //
 // One `metadata.ownerReferences` entry; `blockOwnerDeletion` is ignored.
 type K8sOwnerReference struct {
@@ -248,6 +299,37 @@ type K8sScatterTerm struct {
 	Key *string `json:"key,omitempty"`
 
 	// `value`: a label value (the SidecarSet also takes `*`: every value its matched pods carry).
+	Value *string `json:"value,omitempty"`
+}
+
+// K8sTaint is `Taint` of the rollout, workloadspread families' schemas, written once.
+//
+// One node taint (`spec.taints[]`; `timeAdded` ignored).
+type K8sTaint struct {
+	// `NoSchedule`, `PreferNoSchedule` or `NoExecute`.
+	Effect *string `json:"effect,omitempty"`
+
+	// The taint key.
+	Key *string `json:"key,omitempty"`
+
+	// The taint value; absent: `""`.
+	Value *string `json:"value,omitempty"`
+}
+
+// K8sToleration is `Toleration` of the rollout, workloadspread families' schemas, written once.
+//
+// One pod toleration (`spec.tolerations[]`; `tolerationSeconds` ignored).
+type K8sToleration struct {
+	// The effect tolerated; empty: every effect.
+	Effect *string `json:"effect,omitempty"`
+
+	// The taint key tolerated; empty: every key.
+	Key *string `json:"key,omitempty"`
+
+	// `Equal` (also `""`) or `Exists`; another operator tolerates nothing.
+	Operator *string `json:"operator,omitempty"`
+
+	// The value `Equal` compares.
 	Value *string `json:"value,omitempty"`
 }
 

@@ -12,13 +12,8 @@ type RolloutActivePodsOrderInput struct {
 	Pods *[]K8sPod `json:"pods,omitempty"`
 }
 
-// RolloutAffinity is `Affinity` of the rollout family's schemas.
-//
-// `spec.affinity` (only `nodeAffinity` is read).
-type RolloutAffinity struct {
-	// Absent or null: no node-affinity constraint.
-	NodeAffinity *RolloutNodeAffinity `json:"nodeAffinity,omitempty"`
-}
+// RolloutAffinity is K8sAffinity, the `Affinity` the families share (zz_generated_k8s.go).
+type RolloutAffinity = K8sAffinity
 
 // RolloutCloneSetSpec is `CloneSetSpec` of the rollout family's schemas.
 //
@@ -686,7 +681,7 @@ type RolloutDaemonsetStatusNodeMeta struct {
 // A node's `spec` (only `taints` is read).
 type RolloutDaemonsetStatusNodeSpec struct {
 	// `taints`.
-	Taints *[]RolloutTaint `json:"taints,omitempty"`
+	Taints *[]K8sTaint `json:"taints,omitempty"`
 }
 
 // RolloutDaemonsetStatusObjectMeta is `DaemonsetStatusObjectMeta` of the rollout family's schemas.
@@ -749,7 +744,7 @@ type RolloutDaemonsetStatusPodMeta struct {
 // A pod's `spec` (members read).
 type RolloutDaemonsetStatusPodSpec struct {
 	// `affinity` (its required node affinity's `matchFields`).
-	Affinity *RolloutAffinity `json:"affinity,omitempty"`
+	Affinity *K8sAffinity `json:"affinity,omitempty"`
 
 	// `nodeName`; empty: the pod is not bound and targets the node its required node affinity
 	// names.
@@ -799,7 +794,7 @@ type RolloutDaemonsetStatusTemplate struct {
 // The pod template's `spec` as the predicates read it (other members ignored).
 type RolloutDaemonsetStatusTemplateSpec struct {
 	// `affinity` (its required node affinity).
-	Affinity *RolloutAffinity `json:"affinity,omitempty"`
+	Affinity *K8sAffinity `json:"affinity,omitempty"`
 
 	// `hostNetwork`: also tolerate `node.kubernetes.io/network-unavailable`.
 	HostNetwork *bool `json:"hostNetwork,omitempty"`
@@ -811,7 +806,7 @@ type RolloutDaemonsetStatusTemplateSpec struct {
 	NodeSelector *map[string]string `json:"nodeSelector,omitempty"`
 
 	// `tolerations` (the daemon tolerations are added).
-	Tolerations *[]RolloutToleration `json:"tolerations,omitempty"`
+	Tolerations *[]K8sToleration `json:"tolerations,omitempty"`
 }
 
 // RolloutDaemonsetUpdateNodesInput is `DaemonsetUpdateNodesInput` of the rollout family's schemas.
@@ -1103,48 +1098,17 @@ type RolloutNode struct {
 	State RolloutNodeState `json:"state"`
 }
 
-// RolloutNodeAffinity is `NodeAffinity` of the rollout family's schemas.
-//
-// `spec.affinity.nodeAffinity` (the required part; other members ignored).
-type RolloutNodeAffinity struct {
-	// Absent or null: no node-affinity constraint.
-	RequiredDuringSchedulingIgnoredDuringExecution *RolloutNodeSelector `json:"requiredDuringSchedulingIgnoredDuringExecution,omitempty"`
-}
+// RolloutNodeAffinity is K8sNodeAffinity, the `NodeAffinity` the families share (zz_generated_k8s.go).
+type RolloutNodeAffinity = K8sNodeAffinity
 
-// RolloutNodeSelector is `NodeSelector` of the rollout family's schemas.
-//
-// A `NodeSelector`: its non-empty terms are ORed.
-type RolloutNodeSelector struct {
-	// The terms; absent, null or only empty terms: no node matches.
-	NodeSelectorTerms *[]RolloutNodeSelectorTerm `json:"nodeSelectorTerms,omitempty"`
-}
+// RolloutNodeSelector is K8sNodeSelector, the `NodeSelector` the families share (zz_generated_k8s.go).
+type RolloutNodeSelector = K8sNodeSelector
 
-// RolloutNodeSelectorRequirement is `NodeSelectorRequirement` of the rollout family's schemas.
-//
-// One `NodeSelectorRequirement` (`matchExpressions[]` / `matchFields[]` entry).
-type RolloutNodeSelectorRequirement struct {
-	// The label key (`matchExpressions`) or field name (`matchFields`, only `metadata.name` is
-	// known; another field reads as `""`).
-	Key *string `json:"key,omitempty"`
+// RolloutNodeSelectorRequirement is K8sNodeSelectorRequirement, the `NodeSelectorRequirement` the families share (zz_generated_k8s.go).
+type RolloutNodeSelectorRequirement = K8sNodeSelectorRequirement
 
-	// `In`, `NotIn`, `Exists`, `DoesNotExist`, `Gt`, `Lt` (`matchFields`: `In`, `NotIn` only);
-	// another operator makes the term unparsable.
-	Operator *string `json:"operator,omitempty"`
-
-	// The values; absent or null: none.
-	Values *[]string `json:"values,omitempty"`
-}
-
-// RolloutNodeSelectorTerm is `NodeSelectorTerm` of the rollout family's schemas.
-//
-// One `NodeSelectorTerm`: its requirements are ANDed.
-type RolloutNodeSelectorTerm struct {
-	// Requirements on node labels; absent or null: none.
-	MatchExpressions *[]RolloutNodeSelectorRequirement `json:"matchExpressions,omitempty"`
-
-	// Requirements on node fields (`metadata.name`); absent or null: none.
-	MatchFields *[]RolloutNodeSelectorRequirement `json:"matchFields,omitempty"`
-}
+// RolloutNodeSelectorTerm is K8sNodeSelectorTerm, the `NodeSelectorTerm` the families share (zz_generated_k8s.go).
+type RolloutNodeSelectorTerm = K8sNodeSelectorTerm
 
 // RolloutNodeState is `NodeState` of the rollout family's schemas.
 //
@@ -1850,36 +1814,11 @@ type RolloutStsStatusUpdateStrategy struct {
 	Type *string `json:"type,omitempty"`
 }
 
-// RolloutTaint is `Taint` of the rollout family's schemas.
-//
-// One node taint (`spec.taints[]`; `timeAdded` ignored).
-type RolloutTaint struct {
-	// `NoSchedule`, `PreferNoSchedule` or `NoExecute`.
-	Effect *string `json:"effect,omitempty"`
+// RolloutTaint is K8sTaint, the `Taint` the families share (zz_generated_k8s.go).
+type RolloutTaint = K8sTaint
 
-	// The taint key.
-	Key *string `json:"key,omitempty"`
-
-	// The taint value; absent: `""`.
-	Value *string `json:"value,omitempty"`
-}
-
-// RolloutToleration is `Toleration` of the rollout family's schemas.
-//
-// One pod toleration (`spec.tolerations[]`; `tolerationSeconds` ignored).
-type RolloutToleration struct {
-	// The effect tolerated; empty: every effect.
-	Effect *string `json:"effect,omitempty"`
-
-	// The taint key tolerated; empty: every key.
-	Key *string `json:"key,omitempty"`
-
-	// `Equal` (also `""`) or `Exists`; another operator tolerates nothing.
-	Operator *string `json:"operator,omitempty"`
-
-	// The value `Equal` compares.
-	Value *string `json:"value,omitempty"`
-}
+// RolloutToleration is K8sToleration, the `Toleration` the families share (zz_generated_k8s.go).
+type RolloutToleration = K8sToleration
 
 // RolloutUpdatePriorityStrategy is K8sUpdatePriorityStrategy, the `UpdatePriorityStrategy` the families share (zz_generated_k8s.go).
 type RolloutUpdatePriorityStrategy = K8sUpdatePriorityStrategy

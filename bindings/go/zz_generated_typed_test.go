@@ -860,6 +860,22 @@ var typedFns = map[string]func(json.RawMessage) (sent, got json.RawMessage, err 
 		got, err := json.Marshal(out)
 		return sent, got, err
 	},
+	"workloadspread.reconcile": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
+		var in WorkloadspreadReconcileInput
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return nil, nil, notTyped{err}
+		}
+		sent, err := json.Marshal(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		out, err := WorkloadspreadReconcile(in)
+		if err != nil {
+			return sent, nil, err
+		}
+		got, err := json.Marshal(out)
+		return sent, got, err
+	},
 	"api.convert": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
 		var in ApiConvertInput
 		if err := json.Unmarshal(raw, &in); err != nil {

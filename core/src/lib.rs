@@ -30,6 +30,7 @@ pub mod rollout;
 pub mod sidecarset;
 pub mod time;
 pub mod updatesort;
+pub mod workloadspread;
 
 pub use error::{Error, Result};
 pub use registry::{Decision, call, decide};

@@ -251,6 +251,7 @@ const FAMILIES: &[&[Entry]] = &[
     crate::jobsidecar::ENTRIES,
     crate::distribution::ENTRIES,
     crate::imagepull::ENTRIES,
+    crate::workloadspread::ENTRIES,
     crate::api::ENTRIES,
     crate::compat::ENTRIES,
 ];

@@ -4,7 +4,7 @@ literal TypedDict inputs, using the outputs. Also run by pytest (test_typed_usag
 from __future__ import annotations
 
 import kruise_core
-from kruise_core import allocation, api, compat, cron, distribution, imagepull, jobsidecar, pub, resources, rollout, sidecarset
+from kruise_core import allocation, api, compat, cron, distribution, imagepull, jobsidecar, pub, resources, rollout, sidecarset, workloadspread
 
 
 def rollout_example() -> int:
@@ -145,6 +145,37 @@ def imagepull_example() -> int:
     return int(policy["ttlSecondsAfterFinishedMin"])
 
 
+def workloadspread_example() -> list[tuple[str, str]]:
+    matched = '{"name":"ws","subset":"zone-a"}'
+    out: workloadspread.ReconcileOutput = workloadspread.reconcile(
+        {
+            "workloadSpread": {
+                "metadata": {"name": "ws"},
+                "spec": {
+                    "targetRef": {"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "web"},
+                    "subsets": [{"name": "zone-a", "maxReplicas": 1}, {"name": "zone-b"}],
+                },
+            },
+            "workloadReplicas": 2,
+            "latestVersion": "versionIgnored",
+            "pods": [
+                {
+                    "metadata": {
+                        "name": f"web-{k}",
+                        "creationTimestamp": f"2024-05-01T00:0{k}:00Z",
+                        "annotations": {"apps.kruise.io/matched-workloadspread": matched},
+                    },
+                    "status": {"phase": "Running"},
+                }
+                for k in range(2)
+            ],
+            "now": "2024-05-01T00:10:00Z",
+        }
+    )
+    costs: list[workloadspread.DeletionCost] = out["deletionCosts"]
+    return [(c["pod"], c["value"]) for c in costs]
+
+
 def main() -> None:
     assert rollout_example() == 6
     assert allocation_example() == 3
@@ -159,6 +190,7 @@ def main() -> None:
     assert distribution_example() == ["ns-1"]
     assert distribution_validate_example() == ["spec.resource"]
     assert imagepull_example() == 85800
+    assert workloadspread_example() == [("web-0", "200"), ("web-1", "-100")]
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ mod pub_budget;
 mod resources;
 mod rollout;
 mod sidecarset;
+mod workloadspread;
 
 use crate::CliError;
 use clap::{Args, ValueEnum};
@@ -177,6 +178,7 @@ const SECTIONS: &[Section] = &[
     ("v1alpha1 -> v1beta1 conversion", api::demo),
     ("ResourceDistribution targets", distribution::demo),
     ("ImagePullJob", imagepull::demo),
+    ("WorkloadSpread controller", workloadspread::demo),
 ];
 
 /// Runs every demo section in order.

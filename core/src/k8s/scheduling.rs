@@ -9,7 +9,16 @@
 //! - taints and tolerations (`k8s.io/api` `Toleration.ToleratesTaint`,
 //!   `pkg/apis/core/v1/helper` `FindMatchingUntoleratedTaint`);
 //! - the tolerations every daemon pod gets (`pkg/controller/daemon/util`
-//!   `AddOrUpdateDaemonPodTolerations`).
+//!   `AddOrUpdateDaemonPodTolerations`);
+//! - `MatchNodeSelectorTerms` with its lazy error (`LazyErrorNodeSelector`: a term that does not
+//!   parse is reported only when no other term matched) and the score of preferred terms
+//!   (`NewPreferredSchedulingTerms(...).Score`), which `workloadspread.reconcile` uses to place
+//!   existing pods.
+//!
+//! Parsing a term, as the reference does: operators `In`, `NotIn`, `Exists`, `DoesNotExist`, `Gt`,
+//! `Lt` on labels (`labels.NewRequirement`: a qualified key, valid label values, a non-empty value
+//! set for `In`/`NotIn`, none for `Exists`/`DoesNotExist`, one 64-bit integer for `Gt`/`Lt`);
+//! `In`/`NotIn` with exactly one value on fields.
 
 use super::null_as_default as null_default;
 use super::strconv::atoi;
@@ -184,17 +193,62 @@ fn parse_int(s: &str) -> Option<i64> {
     atoi(s).ok()
 }
 
-/// One label requirement after `labels.NewRequirement` accepted it.
-fn label_requirement_ok(r: &NodeSelectorRequirement) -> bool {
-    if !is_qualified_name(&r.key) || !r.values.iter().all(|v| is_valid_label_value(v)) {
-        return false;
+/// Checks one label requirement as `nodeSelectorRequirementsAsSelector` /
+/// `labels.NewRequirement` do; the reason on failure.
+fn check_expression(r: &NodeSelectorRequirement) -> Result<(), String> {
+    if !matches!(
+        r.operator.as_str(),
+        "In" | "NotIn" | "Exists" | "DoesNotExist" | "Gt" | "Lt"
+    ) {
+        return Err(format!("operator: unsupported value {:?}", r.operator));
+    }
+    if !is_qualified_name(&r.key) {
+        return Err(format!("key: invalid label key {:?}", r.key));
     }
     match r.operator.as_str() {
-        "In" | "NotIn" => !r.values.is_empty(),
-        "Exists" | "DoesNotExist" => r.values.is_empty(),
-        "Gt" | "Lt" => r.values.len() == 1 && parse_int(&r.values[0]).is_some(),
-        _ => false,
+        "In" | "NotIn" if r.values.is_empty() => {
+            return Err("values: for 'In', 'NotIn' operators, values set can't be empty".into());
+        }
+        "Exists" | "DoesNotExist" if !r.values.is_empty() => {
+            return Err("values: must be empty for 'Exists' and 'DoesNotExist'".into());
+        }
+        "Gt" | "Lt" => {
+            if r.values.len() != 1 {
+                return Err(
+                    "values: for 'Gt', 'Lt' operators, exactly one value is required".into(),
+                );
+            }
+            if parse_int(&r.values[0]).is_none() {
+                return Err(
+                    "values[0]: for 'Gt', 'Lt' operators, the value must be an integer".into(),
+                );
+            }
+        }
+        _ => {}
     }
+    for (i, v) in r.values.iter().enumerate() {
+        if !is_valid_label_value(v) {
+            return Err(format!("values[{i}]: invalid label value {v:?}"));
+        }
+    }
+    Ok(())
+}
+
+/// Checks one field requirement (`metadata.name` style); the reason on failure.
+fn check_field(r: &NodeSelectorRequirement) -> Result<(), String> {
+    match r.operator.as_str() {
+        "In" | "NotIn" if r.values.len() != 1 => Err("values: must have one element".into()),
+        "In" | "NotIn" => Ok(()),
+        other => Err(format!("operator: unsupported value {other:?}")),
+    }
+}
+
+/// Checks every requirement of a term; the first reason on failure.
+fn check_term(term: &NodeSelectorTerm) -> Result<(), String> {
+    term.match_expressions
+        .iter()
+        .try_for_each(check_expression)?;
+    term.match_fields.iter().try_for_each(check_field)
 }
 
 /// `labels.Requirement.Matches` on a parsed requirement.
@@ -219,28 +273,24 @@ fn label_requirement_matches(
     }
 }
 
-/// A term's match: `None` when it does not parse (it then never matches).
-fn term_matches(
+/// Whether a term has no requirement (such a term is skipped by selectors and preferred terms).
+pub fn is_empty_term(term: &NodeSelectorTerm) -> bool {
+    term.match_expressions.is_empty() && term.match_fields.is_empty()
+}
+
+/// One term against a node (`name`, `labels`): `Err` with the reason when it does not parse.
+pub fn term_matches(
     term: &NodeSelectorTerm,
     name: &str,
     labels: &BTreeMap<String, String>,
-) -> Option<bool> {
-    if !term.match_expressions.iter().all(label_requirement_ok) {
-        return None;
-    }
-    if !term
-        .match_fields
-        .iter()
-        .all(|r| matches!(r.operator.as_str(), "In" | "NotIn") && r.values.len() == 1)
-    {
-        return None;
-    }
+) -> Result<bool, String> {
+    check_term(term)?;
     let labels_ok = term
         .match_expressions
         .iter()
         .all(|r| label_requirement_matches(r, labels));
     if !labels_ok {
-        return Some(false);
+        return Ok(false);
     }
     // Fields are only checked when the node has a name (its one known field).
     if !term.match_fields.is_empty() && !name.is_empty() {
@@ -248,9 +298,64 @@ fn term_matches(
             let f = if r.key == "metadata.name" { name } else { "" };
             (r.operator == "In") == (f == r.values[0])
         });
-        return Some(fields_ok);
+        return Ok(fields_ok);
     }
-    Some(true)
+    Ok(true)
+}
+
+/// `MatchNodeSelectorTerms` (`LazyErrorNodeSelector.Match`): whether a non-empty term matches;
+/// `Err` (the first term's parse failure) when none matched and some term did not parse.
+pub fn match_terms(
+    terms: &[NodeSelectorTerm],
+    name: &str,
+    labels: &BTreeMap<String, String>,
+) -> Result<bool, String> {
+    let mut first_err = None;
+    for term in terms.iter().filter(|t| !is_empty_term(t)) {
+        match term_matches(term, name, labels) {
+            Ok(true) => return Ok(true),
+            Ok(false) => {}
+            Err(e) => {
+                first_err.get_or_insert(e);
+            }
+        }
+    }
+    first_err.map_or(Ok(false), Err)
+}
+
+/// A weighted preferred term (`preferredDuringSchedulingIgnoredDuringExecution[]`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(default)]
+pub struct PreferredSchedulingTerm {
+    /// `weight`; a term of weight 0 is skipped.
+    pub weight: i32,
+    /// `preference`; absent or null: the empty term (skipped).
+    #[serde(deserialize_with = "null_default")]
+    #[schemars(with = "Option<NodeSelectorTerm>")]
+    pub preference: NodeSelectorTerm,
+}
+
+/// `NewPreferredSchedulingTerms(terms).Score(node)`: the sum of the weights of the matching terms
+/// (weight 0 and empty terms skipped); `Err` when any such term does not parse.
+pub fn preferred_score(
+    terms: &[PreferredSchedulingTerm],
+    name: &str,
+    labels: &BTreeMap<String, String>,
+) -> Result<i64, String> {
+    let live: Vec<&PreferredSchedulingTerm> = terms
+        .iter()
+        .filter(|t| t.weight != 0 && !is_empty_term(&t.preference))
+        .collect();
+    for t in &live {
+        check_term(&t.preference)?;
+    }
+    let mut score = 0i64;
+    for t in live {
+        if term_matches(&t.preference, name, labels)? {
+            score += i64::from(t.weight);
+        }
+    }
+    Ok(score)
 }
 
 /// `NodeSelector.Match`: one non-empty, parsable term matches the node (`name`, `labels`).
@@ -261,8 +366,8 @@ pub fn node_selector_matches(
 ) -> bool {
     ns.node_selector_terms
         .iter()
-        .filter(|t| !t.match_expressions.is_empty() || !t.match_fields.is_empty())
-        .any(|t| term_matches(t, name, labels) == Some(true))
+        .filter(|t| !is_empty_term(t))
+        .any(|t| term_matches(t, name, labels) == Ok(true))
 }
 
 /// `GetRequiredNodeAffinity(pod).Match(node)`: every `node_selector` pair is a node label, and the
@@ -377,5 +482,38 @@ mod tests {
         let d = daemon_pod_tolerations(&[], true);
         assert_eq!(d.len(), 7);
         assert_eq!(daemon_pod_tolerations(&d, true), d);
+    }
+
+    #[test]
+    fn lazy_error_and_preferred_scores() {
+        let l = labels(json!({"zone": "a", "n": "5"}));
+        let terms = |v: serde_json::Value| ns(v).node_selector_terms;
+        let bad = json!({"matchExpressions": [{"key": "zone", "operator": "Foo"}]});
+        assert!(match_terms(&terms(json!([bad.clone()])), "n1", &l).is_err());
+        assert_eq!(
+            match_terms(
+                &terms(json!([bad, {"matchExpressions": [{"key": "zone", "operator": "Exists"}]}])),
+                "n1",
+                &l
+            ),
+            Ok(true)
+        );
+        assert_eq!(match_terms(&terms(json!([{}])), "n1", &l), Ok(false));
+        let gt_bad = json!({"matchExpressions": [{"key": "n", "operator": "Gt", "values": ["x"]}]});
+        assert!(match_terms(&terms(json!([gt_bad])), "n1", &l).is_err());
+        let pref: Vec<PreferredSchedulingTerm> = serde_json::from_value(json!([
+            {"weight": 3, "preference": {"matchExpressions": [{"key": "zone", "operator": "In", "values": ["a"]}]}},
+            {"weight": 5, "preference": {"matchExpressions": [{"key": "zone", "operator": "In", "values": ["b"]}]}},
+            {"weight": 0, "preference": {"matchExpressions": [{"key": "zone", "operator": "Bad"}]}},
+            {"weight": 7, "preference": null}
+        ]))
+        .unwrap();
+        assert_eq!(preferred_score(&pref, "n1", &l), Ok(3));
+        let pref_bad: Vec<PreferredSchedulingTerm> = serde_json::from_value(json!([
+            {"weight": 3, "preference": {"matchExpressions": [{"key": "zone", "operator": "In", "values": ["a"]}]}},
+            {"weight": 1, "preference": {"matchFields": [{"key": "metadata.name", "operator": "In"}]}}
+        ]))
+        .unwrap();
+        assert!(preferred_score(&pref_bad, "n1", &l).is_err());
     }
 }

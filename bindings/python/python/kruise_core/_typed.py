@@ -143,6 +143,7 @@ TYPED_FNS: Dict[str, Tuple[str, str]] = {
     "distribution.targets": ("distribution", "targets"),
     "distribution.validate": ("distribution", "validate"),
     "imagepull.status": ("imagepull", "status"),
+    "workloadspread.reconcile": ("workloadspread", "reconcile"),
     "api.convert": ("api", "convert"),
     "api.default": ("api", "default"),
     "api.launch_priority": ("api", "launch_priority"),

@@ -8,6 +8,54 @@ from typing import Any, Dict, List, Literal, Optional, Tuple, Union, cast
 from typing_extensions import NotRequired, TypeAlias, TypedDict
 
 
+class NodeSelectorRequirement(TypedDict):
+    """One `NodeSelectorRequirement` (`matchExpressions[]` / `matchFields[]` entry)."""
+
+    key: NotRequired[Optional[str]]
+    """The label key (`matchExpressions`) or field name (`matchFields`, only `metadata.name` is
+    known; another field reads as `""`).
+    """
+
+    operator: NotRequired[Optional[str]]
+    """`In`, `NotIn`, `Exists`, `DoesNotExist`, `Gt`, `Lt` (`matchFields`: `In`, `NotIn` only);
+    another operator makes the term unparsable.
+    """
+
+    values: NotRequired[Optional[List[str]]]
+    """The values; absent or null: none."""
+
+
+class NodeSelectorTerm(TypedDict):
+    """One `NodeSelectorTerm`: its requirements are ANDed."""
+
+    matchExpressions: NotRequired[Optional[List[NodeSelectorRequirement]]]
+    """Requirements on node labels; absent or null: none."""
+
+    matchFields: NotRequired[Optional[List[NodeSelectorRequirement]]]
+    """Requirements on node fields (`metadata.name`); absent or null: none."""
+
+
+class NodeSelector(TypedDict):
+    """A `NodeSelector`: its non-empty terms are ORed."""
+
+    nodeSelectorTerms: NotRequired[Optional[List[NodeSelectorTerm]]]
+    """The terms; absent, null or only empty terms: no node matches."""
+
+
+class NodeAffinity(TypedDict):
+    """`spec.affinity.nodeAffinity` (the required part; other members ignored)."""
+
+    requiredDuringSchedulingIgnoredDuringExecution: NotRequired[Optional[NodeSelector]]
+    """Absent or null: no node-affinity constraint."""
+
+
+class Affinity(TypedDict):
+    """`spec.affinity` (only `nodeAffinity` is read)."""
+
+    nodeAffinity: NotRequired[Optional[NodeAffinity]]
+    """Absent or null: no node-affinity constraint."""
+
+
 class Condition(TypedDict):
     """One status condition. Absent or `null` members read as Go's zero values (`""`, no time);
     other members (`lastProbeTime`, `observedGeneration`) are ignored. Written back, the empty
@@ -254,6 +302,35 @@ class ScatterTerm(TypedDict):
     """`value`: a label value (the SidecarSet also takes `*`: every value its matched pods carry)."""
 
 
+class Taint(TypedDict):
+    """One node taint (`spec.taints[]`; `timeAdded` ignored)."""
+
+    effect: NotRequired[Optional[str]]
+    """`NoSchedule`, `PreferNoSchedule` or `NoExecute`."""
+
+    key: NotRequired[Optional[str]]
+    """The taint key."""
+
+    value: NotRequired[Optional[str]]
+    """The taint value; absent: `""`."""
+
+
+class Toleration(TypedDict):
+    """One pod toleration (`spec.tolerations[]`; `tolerationSeconds` ignored)."""
+
+    effect: NotRequired[Optional[str]]
+    """The effect tolerated; empty: every effect."""
+
+    key: NotRequired[Optional[str]]
+    """The taint key tolerated; empty: every key."""
+
+    operator: NotRequired[Optional[str]]
+    """`Equal` (also `""`) or `Exists`; another operator tolerates nothing."""
+
+    value: NotRequired[Optional[str]]
+    """The value `Equal` compares."""
+
+
 class WeightPriorityTerm(TypedDict):
     """One `weightPriority[]` term."""
 
@@ -298,6 +375,7 @@ class WebhookNamespace(TypedDict):
 
 
 __all__ = [
+    "Affinity",
     "Condition",
     "Container",
     "ContainerState",
@@ -307,6 +385,10 @@ __all__ = [
     "IntOrPercent",
     "LabelSelector",
     "Namespace",
+    "NodeAffinity",
+    "NodeSelector",
+    "NodeSelectorRequirement",
+    "NodeSelectorTerm",
     "ObjectMeta",
     "OrderPriorityTerm",
     "OwnerReference",
@@ -315,6 +397,8 @@ __all__ = [
     "PodStatus",
     "Requirement",
     "ScatterTerm",
+    "Taint",
+    "Toleration",
     "UpdatePriorityStrategy",
     "WebhookNamespace",
     "WeightPriorityTerm",

@@ -8,7 +8,7 @@ from typing import Any, Dict, List, Literal, Optional, Tuple, Union, cast
 from typing_extensions import NotRequired, TypeAlias, TypedDict
 
 from ._kruise_core import call
-from .k8s import Condition as Condition, Container as Container, ContainerState as ContainerState, ContainerStateTerminated as ContainerStateTerminated, ContainerStatus as ContainerStatus, EnvVar as EnvVar, IntOrPercent as IntOrPercent, LabelSelector as LabelSelector, ObjectMeta as ObjectMeta, OrderPriorityTerm as OrderPriorityTerm, OwnerReference as OwnerReference, Pod as Pod, PodSpec as PodSpec, PodStatus as PodStatus, Requirement as Requirement, ScatterTerm as ScatterTerm, UpdatePriorityStrategy as UpdatePriorityStrategy, WeightPriorityTerm as WeightPriorityTerm  # shared shapes, re-exported
+from .k8s import Affinity as Affinity, Condition as Condition, Container as Container, ContainerState as ContainerState, ContainerStateTerminated as ContainerStateTerminated, ContainerStatus as ContainerStatus, EnvVar as EnvVar, IntOrPercent as IntOrPercent, LabelSelector as LabelSelector, NodeAffinity as NodeAffinity, NodeSelector as NodeSelector, NodeSelectorRequirement as NodeSelectorRequirement, NodeSelectorTerm as NodeSelectorTerm, ObjectMeta as ObjectMeta, OrderPriorityTerm as OrderPriorityTerm, OwnerReference as OwnerReference, Pod as Pod, PodSpec as PodSpec, PodStatus as PodStatus, Requirement as Requirement, ScatterTerm as ScatterTerm, Taint as Taint, Toleration as Toleration, UpdatePriorityStrategy as UpdatePriorityStrategy, WeightPriorityTerm as WeightPriorityTerm  # shared shapes, re-exported
 from ._rollout_extras import scale as scale  # hand-written
 
 
@@ -17,54 +17,6 @@ class ActivePodsOrderInput(TypedDict):
 
     pods: NotRequired[Optional[List[Pod]]]
     """The pods; absent or null: none."""
-
-
-class NodeSelectorRequirement(TypedDict):
-    """One `NodeSelectorRequirement` (`matchExpressions[]` / `matchFields[]` entry)."""
-
-    key: NotRequired[Optional[str]]
-    """The label key (`matchExpressions`) or field name (`matchFields`, only `metadata.name` is
-    known; another field reads as `""`).
-    """
-
-    operator: NotRequired[Optional[str]]
-    """`In`, `NotIn`, `Exists`, `DoesNotExist`, `Gt`, `Lt` (`matchFields`: `In`, `NotIn` only);
-    another operator makes the term unparsable.
-    """
-
-    values: NotRequired[Optional[List[str]]]
-    """The values; absent or null: none."""
-
-
-class NodeSelectorTerm(TypedDict):
-    """One `NodeSelectorTerm`: its requirements are ANDed."""
-
-    matchExpressions: NotRequired[Optional[List[NodeSelectorRequirement]]]
-    """Requirements on node labels; absent or null: none."""
-
-    matchFields: NotRequired[Optional[List[NodeSelectorRequirement]]]
-    """Requirements on node fields (`metadata.name`); absent or null: none."""
-
-
-class NodeSelector(TypedDict):
-    """A `NodeSelector`: its non-empty terms are ORed."""
-
-    nodeSelectorTerms: NotRequired[Optional[List[NodeSelectorTerm]]]
-    """The terms; absent, null or only empty terms: no node matches."""
-
-
-class NodeAffinity(TypedDict):
-    """`spec.affinity.nodeAffinity` (the required part; other members ignored)."""
-
-    requiredDuringSchedulingIgnoredDuringExecution: NotRequired[Optional[NodeSelector]]
-    """Absent or null: no node-affinity constraint."""
-
-
-class Affinity(TypedDict):
-    """`spec.affinity` (only `nodeAffinity` is read)."""
-
-    nodeAffinity: NotRequired[Optional[NodeAffinity]]
-    """Absent or null: no node-affinity constraint."""
 
 
 class CloneSetStrategy(TypedDict):
@@ -798,22 +750,6 @@ class DaemonsetStatusObjectMeta(TypedDict):
     """`generation`; absent: 0."""
 
 
-class Toleration(TypedDict):
-    """One pod toleration (`spec.tolerations[]`; `tolerationSeconds` ignored)."""
-
-    effect: NotRequired[Optional[str]]
-    """The effect tolerated; empty: every effect."""
-
-    key: NotRequired[Optional[str]]
-    """The taint key tolerated; empty: every key."""
-
-    operator: NotRequired[Optional[str]]
-    """`Equal` (also `""`) or `Exists`; another operator tolerates nothing."""
-
-    value: NotRequired[Optional[str]]
-    """The value `Equal` compares."""
-
-
 class DaemonsetStatusTemplateSpec(TypedDict):
     """The pod template's `spec` as the predicates read it (other members ignored)."""
 
@@ -933,19 +869,6 @@ class DaemonsetStatusNodeMeta(TypedDict):
 
     name: NotRequired[Optional[str]]
     """`name`."""
-
-
-class Taint(TypedDict):
-    """One node taint (`spec.taints[]`; `timeAdded` ignored)."""
-
-    effect: NotRequired[Optional[str]]
-    """`NoSchedule`, `PreferNoSchedule` or `NoExecute`."""
-
-    key: NotRequired[Optional[str]]
-    """The taint key."""
-
-    value: NotRequired[Optional[str]]
-    """The taint value; absent: `""`."""
 
 
 class DaemonsetStatusNodeSpec(TypedDict):
