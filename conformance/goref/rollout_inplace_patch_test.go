@@ -147,6 +147,18 @@ func refInplacePatch(in json.RawMessage) (o refOutcome) {
 	if err := decodeInto(in, &i); err != nil {
 		return refOutcome{kind: "invalid_input"}
 	}
+	// the fn's own input rule (checked by the harness as kruise-core does): no unknown members
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(in, &top); err != nil {
+		return refOutcome{kind: "invalid_input"}
+	}
+	for k := range top {
+		switch k {
+		case "pod", "spec", "revision", "now", "gracePeriodSeconds", "featureGates":
+		default:
+			return refOutcome{kind: "invalid_input"}
+		}
+	}
 	now, err := time.Parse(time.RFC3339, i.Now)
 	if err != nil {
 		return refOutcome{kind: "invalid_input"}

@@ -407,10 +407,7 @@ impl PodView {
     fn read(pod: &Map<String, Value>) -> Result<PodView> {
         let meta = get_obj(pod.get("metadata"), "pod.metadata")?;
         for k in ["labels", "annotations"] {
-            check_str_map(
-                meta.and_then(|m| m.get(k)),
-                &format!("pod.metadata.{k}"),
-            )?;
+            check_str_map(meta.and_then(|m| m.get(k)), &format!("pod.metadata.{k}"))?;
         }
         let spec = get_obj(pod.get("spec"), "pod.spec")?;
         let mut containers = Vec::new();
@@ -435,9 +432,8 @@ impl PodView {
                 for (k, v) in m.into_iter().flatten() {
                     let q_at = format!("{at}.resources.{kind}.{k}");
                     let text = get_str(Some(v), &q_at)?;
-                    Quantity::parse(&text).map_err(|e| {
-                        Error::invalid_input(&q_at, format_args!("{text:?}: {e}"))
-                    })?;
+                    Quantity::parse(&text)
+                        .map_err(|e| Error::invalid_input(&q_at, format_args!("{text:?}: {e}")))?;
                 }
             }
             let mut priority: Option<Result<i64>> = None;
@@ -536,7 +532,10 @@ impl PodView {
 /// (the reference cannot decode the pod); inner error: the reference panics reading it.
 fn barrier_priority(e: Option<&Map<String, Value>>, e_at: &str) -> Result<Result<i64>> {
     let key_at = format!("{e_at}.valueFrom.configMapKeyRef.key");
-    let from = get_obj(e.and_then(|e| e.get("valueFrom")), &format!("{e_at}.valueFrom"))?;
+    let from = get_obj(
+        e.and_then(|e| e.get("valueFrom")),
+        &format!("{e_at}.valueFrom"),
+    )?;
     let cm = get_obj(
         from.and_then(|f| f.get("configMapKeyRef")),
         &format!("{e_at}.valueFrom.configMapKeyRef"),
@@ -583,9 +582,8 @@ fn go_atoi(b: &[u8]) -> i64 {
 /// `defaultCheckPodNeedsBeUnready`.
 fn needs_unready(view: &PodView, s: &PodPatchSpec, spec: &Spec, vertical: bool) -> bool {
     let has_gate = view.gates.iter().any(|g| g == READY_GATE);
-    let vertical_only = !spec.resources.is_empty()
-        && s.container_images.is_empty()
-        && !s.update_env_from_metadata;
+    let vertical_only =
+        !spec.resources.is_empty() && s.container_images.is_empty() && !s.update_env_from_metadata;
     if !vertical || !vertical_only {
         return has_gate;
     }
@@ -597,8 +595,7 @@ fn needs_unready(view: &PodView, s: &PodPatchSpec, spec: &Spec, vertical: bool) 
         spec.resources.get(&c.name).is_some_and(|r| {
             let (cpu, mem) = flag(r);
             c.resize.iter().any(|(res, policy)| {
-                policy == "RestartContainer"
-                    && ((res == "cpu" && cpu) || (res == "memory" && mem))
+                policy == "RestartContainer" && ((res == "cpu" && cpu) || (res == "memory" && mem))
             })
         })
     });
@@ -644,8 +641,7 @@ fn set_unready(pod: &mut Map<String, Value>, view: &PodView, now: &str) {
     let get = |conds: &[(String, String)], t: &str| {
         conds.iter().find(|(ty, _)| ty == t).map(|(_, s)| s.clone())
     };
-    if get(&conds, "Ready").is_none() || get(&conds, "ContainersReady").as_deref() != Some("True")
-    {
+    if get(&conds, "Ready").is_none() || get(&conds, "ContainersReady").as_deref() != Some("True") {
         return;
     }
     let mut msgs = Vec::new();
@@ -675,7 +671,11 @@ fn set_unready(pod: &mut Map<String, Value>, view: &PodView, now: &str) {
 
 /// `SetPodCondition`: the first condition of the type is replaced when its status differs;
 /// none: appended.
-fn set_condition(list: &mut Vec<Value>, conds: &mut Vec<(String, String)>, new: Map<String, Value>) {
+fn set_condition(
+    list: &mut Vec<Value>,
+    conds: &mut Vec<(String, String)>,
+    new: Map<String, Value>,
+) {
     let t = new["type"].as_str().unwrap_or_default().to_string();
     let s = new["status"].as_str().unwrap_or_default().to_string();
     if let Some(i) = conds.iter().position(|(ty, _)| *ty == t) {
@@ -1137,7 +1137,9 @@ fn shared_metadata_closure(
                 continue;
             }
             let shares = m.labels.keys().any(|k| labels.contains(k.as_str()))
-                || m.annotations.keys().any(|k| annotations.contains(k.as_str()));
+                || m.annotations
+                    .keys()
+                    .any(|k| annotations.contains(k.as_str()));
             if shares {
                 to_update.insert(c.clone());
                 fresh.push(c.clone());
