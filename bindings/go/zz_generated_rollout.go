@@ -401,8 +401,10 @@ type RolloutClonesetUpdateBudgetOutput struct {
 //
 // Whether the in-place update recorded on the pod has completed.
 type RolloutCompletion struct {
-	// true: completed; false: not yet; null: the answer depends on the container hashes
-	// kruise-daemon records (`apps.kruise.io/runtime-containers-meta`), which are not computed.
+	// true: completed; false: not yet; null: the answer depends on the pre-1.31 kubelet hash
+	// (the JSON of the whole container) of a container in
+	// `apps.kruise.io/runtime-containers-meta`, which is not computed (kubelet v1.32's hash and
+	// the env-from-metadata hash are).
 	Completed *bool `json:"completed"`
 
 	// Why not completed (empty when completed).

@@ -23,6 +23,7 @@
 pub mod active_pods;
 pub mod cloneset_budget;
 pub mod cloneset_pods;
+pub mod container_hash;
 pub mod daemonset;
 pub mod ds_status;
 pub mod health;

@@ -694,8 +694,10 @@ class Completion(TypedDict):
     """Whether the in-place update recorded on the pod has completed."""
 
     completed: Optional[bool]
-    """true: completed; false: not yet; null: the answer depends on the container hashes
-    kruise-daemon records (`apps.kruise.io/runtime-containers-meta`), which are not computed.
+    """true: completed; false: not yet; null: the answer depends on the pre-1.31 kubelet hash
+    (the JSON of the whole container) of a container in
+    `apps.kruise.io/runtime-containers-meta`, which is not computed (kubelet v1.32's hash and
+    the env-from-metadata hash are).
     """
 
     message: str
