@@ -2234,7 +2234,7 @@ func RolloutStatefulsetStatus(in RolloutStatefulsetStatusInput) (RolloutStateful
 
 // RolloutInplaceUpdate calls "rollout.inplace_update": In place or recreate between two revisions, the containers' new images/resources/env metadata and in-place completion (kruise inplace_update_defaults.go defaultCalculateInPlaceUpdateSpec).
 //
-// OpenKruise source: pkg/util/inplaceupdate/inplace_update_defaults.go defaultCalculateInPlaceUpdateSpec, DefaultCheckInPlaceUpdateCompleted, defaultCheckContainersInPlaceUpdateCompleted; pkg/util/inplaceupdate/inplace_update_vertical.go; pkg/util/containermeta IsContainerReferenceToMeta; pkg/util/volumeclaimtemplate CanVCTemplateInplaceUpdate; pkg/controller/cloneset/sync/cloneset_update.go updatePod; github.com/appscode/jsonpatch v1.0.1 CreatePatch.
+// OpenKruise source: pkg/util/inplaceupdate/inplace_update_defaults.go defaultCalculateInPlaceUpdateSpec, DefaultCheckInPlaceUpdateCompleted, defaultCheckContainersInPlaceUpdateCompleted; pkg/util/inplaceupdate/inplace_update_vertical.go; pkg/util/containermeta IsContainerReferenceToMeta; pkg/util/volumeclaimtemplate CanVCTemplateInplaceUpdate; pkg/controller/cloneset/sync/cloneset_update.go updatePod; github.com/appscode/jsonpatch v1.0.1 CreatePatch; checkAllContainersHashConsistent with k8s.io/kubernetes v1.32 pkg/kubelet/container HashContainer and pkg/util/containermeta GetExpectHash.
 //
 // Errors are *Error with Kind "invalid_input" (Field names the member).
 func RolloutInplaceUpdate(in RolloutInplaceUpdateInput) (RolloutInplaceUpdateOutput, error) {

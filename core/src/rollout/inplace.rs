@@ -2,7 +2,8 @@
 //! revision differs from the update revision.
 //!
 //! Mirrors `pkg/util/inplaceupdate/inplace_update_defaults.go` (`defaultCalculateInPlaceUpdateSpec`,
-//! `DefaultCheckInPlaceUpdateCompleted`, `defaultCheckContainersInPlaceUpdateCompleted`),
+//! `DefaultCheckInPlaceUpdateCompleted`, `defaultCheckContainersInPlaceUpdateCompleted`,
+//! `checkAllContainersHashConsistent`, with the hashes of [`super::container_hash`]),
 //! `inplace_update_vertical.go` (`UpdateInplaceUpdateMetadata`, `IsPodQoSChanged`,
 //! `IsUpdateCompleted`), `pkg/util/containermeta` (`IsContainerReferenceToMeta`),
 //! `pkg/util/volumeclaimtemplate` (`CanVCTemplateInplaceUpdate`), the CloneSet's

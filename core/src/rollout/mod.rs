@@ -133,7 +133,8 @@ pub mod fns {
             DefaultCheckInPlaceUpdateCompleted, defaultCheckContainersInPlaceUpdateCompleted; \
             pkg/util/inplaceupdate/inplace_update_vertical.go; pkg/util/containermeta IsContainerReferenceToMeta; \
             pkg/util/volumeclaimtemplate CanVCTemplateInplaceUpdate; pkg/controller/cloneset/sync/cloneset_update.go updatePod; \
-            github.com/appscode/jsonpatch v1.0.1 CreatePatch";
+            github.com/appscode/jsonpatch v1.0.1 CreatePatch; checkAllContainersHashConsistent with \
+            k8s.io/kubernetes v1.32 pkg/kubelet/container HashContainer and pkg/util/containermeta GetExpectHash";
         const ERRORS: &'static [&'static str] = &[];
         type Input = InplaceUpdateInput;
         type Output = InplaceUpdateOutput;

@@ -2082,7 +2082,7 @@ def statefulset_status(input: StatefulsetStatusInput) -> StatefulsetStatusOutput
 def inplace_update(input: InplaceUpdateInput) -> InplaceUpdateOutput:
     """In place or recreate between two revisions, the containers' new images/resources/env metadata and in-place completion (kruise inplace_update_defaults.go defaultCalculateInPlaceUpdateSpec)
 
-    fn ``rollout.inplace_update``; OpenKruise source: pkg/util/inplaceupdate/inplace_update_defaults.go defaultCalculateInPlaceUpdateSpec, DefaultCheckInPlaceUpdateCompleted, defaultCheckContainersInPlaceUpdateCompleted; pkg/util/inplaceupdate/inplace_update_vertical.go; pkg/util/containermeta IsContainerReferenceToMeta; pkg/util/volumeclaimtemplate CanVCTemplateInplaceUpdate; pkg/controller/cloneset/sync/cloneset_update.go updatePod; github.com/appscode/jsonpatch v1.0.1 CreatePatch.
+    fn ``rollout.inplace_update``; OpenKruise source: pkg/util/inplaceupdate/inplace_update_defaults.go defaultCalculateInPlaceUpdateSpec, DefaultCheckInPlaceUpdateCompleted, defaultCheckContainersInPlaceUpdateCompleted; pkg/util/inplaceupdate/inplace_update_vertical.go; pkg/util/containermeta IsContainerReferenceToMeta; pkg/util/volumeclaimtemplate CanVCTemplateInplaceUpdate; pkg/controller/cloneset/sync/cloneset_update.go updatePod; github.com/appscode/jsonpatch v1.0.1 CreatePatch; checkAllContainersHashConsistent with k8s.io/kubernetes v1.32 pkg/kubelet/container HashContainer and pkg/util/containermeta GetExpectHash.
 
     Raises ``KruiseError`` with kind ``invalid_input`` (naming the field).
     """
