@@ -396,8 +396,10 @@ type RolloutClonesetUpdateBudgetOutput struct {
 //
 // Whether the in-place update recorded on the pod has completed.
 type RolloutCompletion struct {
-	// true: completed; false: not yet; null: the answer depends on the container hashes
-	// kruise-daemon records (`apps.kruise.io/runtime-containers-meta`), which are not computed.
+	// true: completed; false: not yet; null: the answer depends on the pre-1.31 kubelet hash
+	// (the JSON of the whole container) of a container in
+	// `apps.kruise.io/runtime-containers-meta`, which is not computed (kubelet v1.32's hash and
+	// the env-from-metadata hash are).
 	Completed *bool `json:"completed"`
 
 	// Why not completed (empty when completed).
@@ -955,6 +957,57 @@ type RolloutInplaceFeatureGates struct {
 	RecreatePodWhenChangeVCTInCloneSetGate *bool `json:"RecreatePodWhenChangeVCTInCloneSetGate,omitempty"`
 }
 
+// RolloutInplacePodPatchInput is `InplacePodPatchInput` of the rollout family's schemas.
+//
+// Input of `rollout.inplace_pod_patch`.
+type RolloutInplacePodPatchInput struct {
+	// Feature gates.
+	FeatureGates *RolloutPodPatchFeatureGates `json:"featureGates,omitempty"`
+
+	// `spec.updateStrategy.inPlaceUpdateStrategy.gracePeriodSeconds` (seconds; default 0).
+	// Positive: the spec is stored in `apps.kruise.io/inplace-update-grace` and applied later.
+	GracePeriodSeconds *int32 `json:"gracePeriodSeconds,omitempty"`
+
+	// The controller's clock (RFC 3339); times are written in whole seconds, UTC.
+	Now string `json:"now"`
+
+	// The pod as the API server prints it.
+	Pod json.RawMessage `json:"pod"`
+
+	// The update revision's name (`{cloneset}-{hash}`); the revision labels are written from it.
+	Revision string `json:"revision"`
+
+	// The in-place update spec.
+	Spec RolloutPodPatchSpec `json:"spec"`
+}
+
+// RolloutInplacePodPatchOutput is `InplacePodPatchOutput` of the rollout family's schemas.
+//
+// Output of `rollout.inplace_pod_patch`.
+type RolloutInplacePodPatchOutput struct {
+	// Containers updated by this write, sorted (empty during a grace period).
+	Containers []string `json:"containers"`
+
+	// The value written to `apps.kruise.io/inplace-update-grace` (null without a grace
+	// period).
+	Grace *string `json:"grace"`
+
+	// The pod as the controller leaves it (the input pod with the changes; members the
+	// reference does not read are passed through as given).
+	Pod json.RawMessage `json:"pod"`
+
+	// Seconds until the controller looks again (the grace period; 0 without one).
+	RequeueAfterSeconds int64 `json:"requeueAfterSeconds"`
+
+	// The value written to `apps.kruise.io/inplace-update-state` (Go `encoding/json` bytes).
+	State string `json:"state"`
+
+	// The `InPlaceUpdateReady` condition was set to False (with `Ready` recomputed) before the
+	// update: the pod has the readiness gate and is not a resize-only update that keeps it
+	// ready.
+	Unready bool `json:"unready"`
+}
+
 // RolloutInplaceUpdateInput is `InplaceUpdateInput` of the rollout family's schemas.
 //
 // Input of `rollout.inplace_update`.
@@ -1209,6 +1262,41 @@ const RolloutPodActionCancelDelete RolloutPodAction = "CancelDelete"
 
 // RolloutPodActionKeep is "Keep": It stays in `PreparingDelete` (the hook still holds it).
 const RolloutPodActionKeep RolloutPodAction = "Keep"
+
+// RolloutPodPatchFeatureGates is `PodPatchFeatureGates` of the rollout family's schemas.
+//
+// Feature gates the decision reads (absent: OpenKruise v1.9.0's defaults).
+type RolloutPodPatchFeatureGates struct {
+	// `CloneSetShortHash` (default false): `controller-revision-hash` gets the short hash.
+	CloneSetShortHash *bool `json:"CloneSetShortHash,omitempty"`
+
+	// `InPlaceWorkloadVerticalScaling` (default false): resources are written, and a
+	// resources-only update leaves the pod ready unless a resize policy restarts a container.
+	InPlaceWorkloadVerticalScaling *bool `json:"InPlaceWorkloadVerticalScaling,omitempty"`
+}
+
+// RolloutPodPatchSpec is `PodPatchSpec` of the rollout family's schemas.
+//
+// The update spec, in the shape `rollout.inplace_update` outputs it (its other members, such
+// as `action` or `patch`, are ignored, so that output can be passed as is).
+type RolloutPodPatchSpec struct {
+	// New image per container name.
+	ContainerImages *map[string]string `json:"containerImages,omitempty"`
+
+	// Labels/annotations per container reading them through env.
+	ContainerRefMetadata *map[string]RolloutContainerRefMetadata `json:"containerRefMetadata,omitempty"`
+
+	// New cpu/memory per container name (any quantity spelling; written canonical).
+	ContainerResources *map[string]RolloutContainerResources `json:"containerResources,omitempty"`
+
+	// The strategic merge patch of the pod's metadata (null: none). Only
+	// `{"metadata": {"labels": {...}, "annotations": {...}}}` with string or null values (null
+	// removes the key; a null map removes the map) is applied; anything else is `unsupported`.
+	MetadataPatch json.RawMessage `json:"metadataPatch,omitempty"`
+
+	// Some container reads a changed label/annotation through env.
+	UpdateEnvFromMetadata *bool `json:"updateEnvFromMetadata,omitempty"`
+}
 
 // RolloutPodSpec is K8sPodSpec, the `PodSpec` the families share (zz_generated_k8s.go).
 type RolloutPodSpec = K8sPodSpec
@@ -2055,7 +2143,7 @@ func RolloutStatefulsetStatus(in RolloutStatefulsetStatusInput) (RolloutStateful
 
 // RolloutInplaceUpdate calls "rollout.inplace_update": In place or recreate between two revisions, the containers' new images/resources/env metadata and in-place completion (kruise inplace_update_defaults.go defaultCalculateInPlaceUpdateSpec).
 //
-// OpenKruise source: pkg/util/inplaceupdate/inplace_update_defaults.go defaultCalculateInPlaceUpdateSpec, DefaultCheckInPlaceUpdateCompleted, defaultCheckContainersInPlaceUpdateCompleted; pkg/util/inplaceupdate/inplace_update_vertical.go; pkg/util/containermeta IsContainerReferenceToMeta; pkg/util/volumeclaimtemplate CanVCTemplateInplaceUpdate; pkg/controller/cloneset/sync/cloneset_update.go updatePod; github.com/appscode/jsonpatch v1.0.1 CreatePatch.
+// OpenKruise source: pkg/util/inplaceupdate/inplace_update_defaults.go defaultCalculateInPlaceUpdateSpec, DefaultCheckInPlaceUpdateCompleted, defaultCheckContainersInPlaceUpdateCompleted; pkg/util/inplaceupdate/inplace_update_vertical.go; pkg/util/containermeta IsContainerReferenceToMeta; pkg/util/volumeclaimtemplate CanVCTemplateInplaceUpdate; pkg/controller/cloneset/sync/cloneset_update.go updatePod; github.com/appscode/jsonpatch v1.0.1 CreatePatch; checkAllContainersHashConsistent with k8s.io/kubernetes v1.32 pkg/kubelet/container HashContainer and pkg/util/containermeta GetExpectHash.
 //
 // Errors are *Error with Kind "invalid_input" (Field names the member).
 func RolloutInplaceUpdate(in RolloutInplaceUpdateInput) (RolloutInplaceUpdateOutput, error) {
@@ -2100,5 +2188,16 @@ func RolloutClonesetPodsToDelete(in RolloutClonesetPodsToDeleteInput) (RolloutCl
 func RolloutDaemonsetStatus(in RolloutDaemonsetStatusInput) (RolloutDaemonsetStatusOutput, error) {
 	var out RolloutDaemonsetStatusOutput
 	err := callTyped("rollout.daemonset_status", in, &out)
+	return out, err
+}
+
+// RolloutInplacePodPatch calls "rollout.inplace_pod_patch": The pod an in-place update writes: images, resources, labels/annotations, revision labels, the inplace-update-state/grace annotations and the InPlaceUpdateReady condition (kruise inplace_update.go Update, inplace_update_defaults.go defaultPatchUpdateSpecToPod).
+//
+// OpenKruise source: pkg/util/inplaceupdate/inplace_update.go Update, updatePodInPlace, updateCondition; pkg/util/inplaceupdate/inplace_update_defaults.go defaultPatchUpdateSpecToPod, addMetadataSharedContainersToUpdate, defaultCheckPodNeedsBeUnready; pkg/util/inplaceupdate/inplace_update_vertical.go NativeVerticalUpdate.UpdateResource; pkg/util/pods.go SetPodCondition, SetPodReadyCondition; pkg/util/containerlaunchpriority GetContainerPriority; pkg/controller/cloneset/utils/cloneset_utils.go WriteRevisionHash.
+//
+// Errors are *Error with Kind "unsupported", "invalid_input" (Field names the member).
+func RolloutInplacePodPatch(in RolloutInplacePodPatchInput) (RolloutInplacePodPatchOutput, error) {
+	var out RolloutInplacePodPatchOutput
+	err := callTyped("rollout.inplace_pod_patch", in, &out)
 	return out, err
 }

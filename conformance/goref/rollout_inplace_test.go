@@ -17,8 +17,11 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/component-base/featuregate"
+	kubeletcontainer "k8s.io/kubernetes/pkg/kubelet/container"
 
+	appspub "github.com/openkruise/kruise/apis/apps/pub"
 	"github.com/openkruise/kruise/pkg/features"
+	utilcontainermeta "github.com/openkruise/kruise/pkg/util/containermeta"
 	utilfeature "github.com/openkruise/kruise/pkg/util/feature"
 	"github.com/openkruise/kruise/pkg/util/inplaceupdate"
 )
@@ -222,7 +225,7 @@ func refInplace(in json.RawMessage) refOutcome {
 	if i.Pod != nil {
 		err := inplaceupdate.DefaultCheckInPlaceUpdateCompleted(i.Pod)
 		out["completion"] = map[string]any{"completed": err == nil}
-		if _, ok := i.Pod.Annotations["apps.kruise.io/runtime-containers-meta"]; ok {
+		if oldKubeletHashDecides(i.Pod) {
 			o.classes = append(o.classes, "inplace-runtime-hashes")
 		}
 		o.label += fmt.Sprint("/completed=", err == nil)
@@ -486,7 +489,10 @@ func (g *gen) inplacePod(tmpl map[string]any) map[string]any {
 			continue
 		}
 		id := g.pick("sha-1", "sha-2")
-		st := map[string]any{"name": name, "imageID": id, "image": g.pick(img, img+":latest", "other:1")}
+		if env, ok := cm["env"]; ok && !g.chance(4) {
+			pc["env"] = env
+		}
+		st := map[string]any{"name": name, "imageID": id, "image": g.pick(img, img+":latest", "other:1"), "containerID": g.pick("containerd://c1", "containerd://c2")}
 		if g.n(3) > 0 {
 			if r, ok := pc["resources"].(map[string]any); ok && g.n(3) > 0 {
 				st["resources"] = r
@@ -523,14 +529,106 @@ func (g *gen) inplacePod(tmpl map[string]any) map[string]any {
 	if g.chance(12) {
 		ann[g.pick("apps.kruise.io/inplace-update-grace", "inplace-update-grace")] = `{"revision":"new","containerImages":{},"graceSeconds":30}`
 	}
-	if g.chance(40) {
-		ann["apps.kruise.io/runtime-containers-meta"] = `{"containers":[]}`
+	labels := map[string]any{}
+	for _, k := range []string{"k1", "a/b", "x"} {
+		if g.bool() {
+			labels[k] = g.pick("n1", "n2", "")
+		}
 	}
-	return map[string]any{
-		"metadata": map[string]any{"name": "pod-0", "annotations": ann},
+	for _, k := range []string{"a1", "a~c"} {
+		if g.bool() {
+			ann[k] = g.pick("n1", "n2", "<&>")
+		}
+	}
+	pod := map[string]any{
+		"metadata": map[string]any{"name": "pod-0", "labels": labels, "annotations": ann},
 		"spec":     map[string]any{"containers": containers},
 		"status":   map[string]any{"containerStatuses": statuses},
 	}
+	if g.chance(3) {
+		ann["apps.kruise.io/runtime-containers-meta"] = g.runtimeMeta(pod)
+	}
+	return pod
+}
+
+// runtimeMeta is kruise-daemon's annotation for the pod: per container (some left out) the
+// status's containerID (sometimes another) and the hashes the reference expects, each sometimes
+// off by one; or a malformed value.
+func (g *gen) runtimeMeta(pod map[string]any) string {
+	switch g.n(14) {
+	case 0:
+		return g.pick(`null`, `[]`, `{"containers":[{"hashes":{"plainHash":-1}}]}`, `{"containers":[{"hashes":{"plainHash":1.5}}]}`, `{"containers":null}`, `{"containers":[null]}`, `{"containers":[{"restartCount":4294967296}]}`)
+	}
+	var p corev1.Pod
+	if err := json.Unmarshal(mustJSON(pod), &p); err != nil {
+		return `{"containers":[]}`
+	}
+	hasher := utilcontainermeta.NewEnvFromMetadataHasher()
+	cs := []any{}
+	for i := range p.Spec.Containers {
+		c := &p.Spec.Containers[i]
+		if g.chance(12) {
+			continue
+		}
+		cid := ""
+		for _, st := range p.Status.ContainerStatuses {
+			if st.Name == c.Name {
+				cid = st.ContainerID
+				break
+			}
+		}
+		if g.chance(10) {
+			cid = "containerd://other"
+		}
+		plain := kubeletcontainer.HashContainer(c)
+		if g.chance(5) {
+			plain++
+		}
+		env := hasher.GetExpectHash(c, &p)
+		if g.chance(5) {
+			env++
+		}
+		h := map[string]any{"plainHash": plain}
+		if !g.chance(6) {
+			h["extractedEnvFromMetadataHash"] = env
+		}
+		cs = append(cs, map[string]any{"name": c.Name, "containerID": cid, "restartCount": g.n(3), "hashes": h})
+	}
+	return string(mustJSON(map[string]any{"containers": cs}))
+}
+
+// oldKubeletHashDecides reports whether the pod's runtime-containers-meta has a container whose
+// plain hash differs from kubelet v1.32's HashContainer while its status and containerID match:
+// the reference then also tries the pre-1.31 kubelet hash (the whole container's JSON), which
+// kruise-core does not compute (it answers completed null when the image check fails).
+func oldKubeletHashDecides(pod *corev1.Pod) bool {
+	set, err := appspub.GetRuntimeContainerMetaSet(pod)
+	if err != nil || set == nil {
+		return false
+	}
+	for i := range pod.Spec.Containers {
+		c := &pod.Spec.Containers[i]
+		var st *corev1.ContainerStatus
+		for j := range pod.Status.ContainerStatuses {
+			if pod.Status.ContainerStatuses[j].Name == c.Name {
+				st = &pod.Status.ContainerStatuses[j]
+				break
+			}
+		}
+		var meta *appspub.RuntimeContainerMeta
+		for j := range set.Containers {
+			if set.Containers[j].Name == c.Name {
+				meta = &set.Containers[j]
+			}
+		}
+		if st == nil || meta == nil || meta.ContainerID != st.ContainerID {
+			return false
+		}
+		if kubeletcontainer.HashContainer(c) != meta.Hashes.PlainHash {
+			return true
+		}
+	}
+	return false
 }
 
 func genInplace(g *gen) any {
@@ -604,12 +702,12 @@ func TestRolloutInplaceUpdateVectors(t *testing.T) {
 }
 
 func TestRolloutInplaceUpdateRandomCoverage(t *testing.T) {
-	diffInplace.checkCoverage(t, genInputs(1301, randomCount(3*baseRandom), genInplace), 10,
+	diffInplace.checkCoverage(t, genInputs(1301, randomCount(4*baseRandom), genInplace), 10,
 		"InPlace/true", "Recreate/false", "Recreate/true", "Blocked/false",
 		"InPlace/true/resources", "InPlace/true/env", "InPlace/true/completed=true", "InPlace/true/completed=false", "invalid_input")
 }
 
 func TestRolloutInplaceUpdateRandom(t *testing.T) {
 	requireFn(t, diffInplace.fn, map[string]any{"newRevision": map[string]any{"template": map[string]any{}}})
-	diffInplace.compareRandom(t, genInputs(1301, randomCount(3*baseRandom), genInplace))
+	diffInplace.compareRandom(t, genInputs(1301, randomCount(4*baseRandom), genInplace))
 }

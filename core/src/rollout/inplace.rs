@@ -2,7 +2,8 @@
 //! revision differs from the update revision.
 //!
 //! Mirrors `pkg/util/inplaceupdate/inplace_update_defaults.go` (`defaultCalculateInPlaceUpdateSpec`,
-//! `DefaultCheckInPlaceUpdateCompleted`, `defaultCheckContainersInPlaceUpdateCompleted`),
+//! `DefaultCheckInPlaceUpdateCompleted`, `defaultCheckContainersInPlaceUpdateCompleted`,
+//! `checkAllContainersHashConsistent`, with the hashes of [`super::container_hash`]),
 //! `inplace_update_vertical.go` (`UpdateInplaceUpdateMetadata`, `IsPodQoSChanged`,
 //! `IsUpdateCompleted`), `pkg/util/containermeta` (`IsContainerReferenceToMeta`),
 //! `pkg/util/volumeclaimtemplate` (`CanVCTemplateInplaceUpdate`), the CloneSet's
@@ -13,6 +14,7 @@
 //! type-checked (a wrong type there is `invalid_input` naming the member; the reference, which
 //! decodes whole `PodTemplateSpec`s, would answer "recreate" for a revision it cannot decode).
 
+use super::container_hash;
 use super::jsonpatch::{self, Operation, deep_eq};
 use crate::api::schema::kind_of as type_name;
 use crate::error::{Error, Result};
@@ -151,8 +153,10 @@ pub enum InplaceAction {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Completion {
-    /// true: completed; false: not yet; null: the answer depends on the container hashes
-    /// kruise-daemon records (`apps.kruise.io/runtime-containers-meta`), which are not computed.
+    /// true: completed; false: not yet; null: the answer depends on the pre-1.31 kubelet hash
+    /// (the JSON of the whole container) of a container in
+    /// `apps.kruise.io/runtime-containers-meta`, which is not computed (kubelet v1.32's hash and
+    /// the env-from-metadata hash are).
     pub completed: Option<bool>,
     /// Why not completed (empty when completed).
     pub message: String,
@@ -899,15 +903,13 @@ fn completion(pod: &Value, vertical: bool) -> Result<Completion> {
         ));
     }
     let flag = |k: &str| state.get(k) == Some(&Value::Bool(true));
-    let runtime_meta = ann.get(RUNTIME_META_KEY);
-    if let Some(m) = runtime_meta
-        && !matches!(
-            serde_json::from_str::<Value>(m),
-            Ok(Value::Object(_) | Value::Null)
-        )
-    {
-        return Ok(not(format!("{RUNTIME_META_KEY} is not a JSON object")));
-    }
+    let runtime_meta = match ann.get(RUNTIME_META_KEY) {
+        None => None,
+        Some(text) => match container_hash::parse_runtime_meta(text) {
+            Ok(m) => Some(m),
+            Err(e) => return Ok(not(format!("{RUNTIME_META_KEY}: {e}"))),
+        },
+    };
     if flag("updateEnvFromMetadata") && runtime_meta.is_none() {
         return Ok(not(
             "waiting for the containers' hashes, but apps.kruise.io/runtime-containers-meta is absent".into(),
@@ -946,6 +948,15 @@ fn completion(pod: &Value, vertical: bool) -> Result<Completion> {
             &format!("{at}.resources"),
         )?;
         stat.push((g("name")?, g("image")?, g("imageID")?, res));
+    }
+    let hash_view = HashView::read(p, spec, status)?;
+    if flag("updateEnvFromMetadata")
+        && let Some(meta) = &runtime_meta
+        && hash_view.consistent(meta, HashKind::Env) != Some(true)
+    {
+        return Ok(not(
+            "waiting for all containers' hashes to be consistent".into()
+        ));
     }
     if vertical && flag("updateResources") {
         let by_name: BTreeMap<&str, Option<&Map<String, Value>>> =
@@ -1013,14 +1024,151 @@ fn completion(pod: &Value, vertical: bool) -> Result<Completion> {
         let names: Vec<&str> = last.keys().map(String::as_str).collect();
         image_check = Err(format!("no status of containers {}", names.join(", ")));
     }
-    match (image_check, runtime_meta) {
-        (Ok(()), _) if !flag("updateEnvFromMetadata") => Ok(done()),
-        (Err(m), None) => Ok(not(m)),
-        (_, Some(_)) => Ok(Completion {
+    let plain = runtime_meta
+        .as_ref()
+        .map(|m| hash_view.consistent(m, HashKind::Plain));
+    match (plain, image_check) {
+        // the plain hashes are consistent: completed, whatever the images say
+        (Some(Some(true)), _) | (_, Ok(())) => Ok(done()),
+        (Some(None), Err(_)) => Ok(Completion {
             completed: None,
-            message: "depends on the container hashes in apps.kruise.io/runtime-containers-meta, which are not computed".into(),
+            message: "depends on the pre-1.31 kubelet hash of some container in apps.kruise.io/runtime-containers-meta, which is not computed".into(),
         }),
-        (Ok(()), None) => Ok(done()),
+        (_, Err(m)) => Ok(not(m)),
+    }
+}
+
+/// Which hash `checkAllContainersHashConsistent` compares.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum HashKind {
+    /// `plainHash`: kubelet's hash of the container.
+    Plain,
+    /// `extractedEnvFromMetadataHash`: the env read from labels/annotations.
+    Env,
+}
+
+/// A spec container as the hashes read it: name, image, `(env name, value)` sorted by name.
+type HashedContainer = (String, String, Vec<(String, String)>);
+
+/// The pod members the hash checks read.
+struct HashView {
+    /// Per spec container: name, image, the env read from labels/annotations (sorted by name).
+    containers: Vec<HashedContainer>,
+    /// Per container status: name, containerID.
+    statuses: Vec<(String, String)>,
+}
+
+impl HashView {
+    fn read(
+        p: Option<&Map<String, Value>>,
+        spec: Option<&Map<String, Value>>,
+        status: Option<&Map<String, Value>>,
+    ) -> Result<HashView> {
+        let meta = obj(p.and_then(|p| p.get("metadata")), "pod.metadata")?;
+        let labels = str_map(meta.and_then(|m| m.get("labels")), "pod.metadata.labels")?;
+        let annotations = str_map(
+            meta.and_then(|m| m.get("annotations")),
+            "pod.metadata.annotations",
+        )?;
+        let mut containers = Vec::new();
+        for (i, c) in arr(
+            spec.and_then(|s| s.get("containers")),
+            "pod.spec.containers",
+        )?
+        .iter()
+        .enumerate()
+        {
+            let at = format!("pod.spec.containers[{i}]");
+            let c = obj(Some(c), &at)?;
+            let name = string(c.and_then(|c| c.get("name")), &format!("{at}.name"))?;
+            let image = string(c.and_then(|c| c.get("image")), &format!("{at}.image"))?;
+            let mut envs: Vec<(String, String)> = Vec::new();
+            for (j, e) in arr(c.and_then(|c| c.get("env")), &format!("{at}.env"))?
+                .iter()
+                .enumerate()
+            {
+                let e_at = format!("{at}.env[{j}]");
+                let e = obj(Some(e), &e_at)?;
+                let value = string(e.and_then(|e| e.get("value")), &format!("{e_at}.value"))?;
+                let vf = obj(
+                    e.and_then(|e| e.get("valueFrom")),
+                    &format!("{e_at}.valueFrom"),
+                )?;
+                let fr = obj(
+                    vf.and_then(|v| v.get("fieldRef")),
+                    &format!("{e_at}.valueFrom.fieldRef"),
+                )?;
+                let path = string(
+                    fr.and_then(|f| f.get("fieldPath")),
+                    &format!("{e_at}.valueFrom.fieldRef.fieldPath"),
+                )?;
+                let env_name = string(e.and_then(|e| e.get("name")), &format!("{e_at}.name"))?;
+                if !value.is_empty() || fr.is_none() || EXCLUDED_ENVS.contains(&env_name) {
+                    continue;
+                }
+                let source = match split_subscripted(path) {
+                    Some(("metadata.annotations", key)) => &annotations.get(key),
+                    Some(("metadata.labels", key)) => &labels.get(key),
+                    _ => continue,
+                };
+                envs.push((env_name.to_string(), source.cloned().unwrap_or_default()));
+            }
+            envs.sort_by(|a, b| a.0.cmp(&b.0));
+            containers.push((name.to_string(), image.to_string(), envs));
+        }
+        let mut statuses = Vec::new();
+        for (i, s) in arr(
+            status.and_then(|s| s.get("containerStatuses")),
+            "pod.status.containerStatuses",
+        )?
+        .iter()
+        .enumerate()
+        {
+            let at = format!("pod.status.containerStatuses[{i}]");
+            let s = obj(Some(s), &at)?;
+            statuses.push((
+                string(s.and_then(|s| s.get("name")), &format!("{at}.name"))?.to_string(),
+                string(
+                    s.and_then(|s| s.get("containerID")),
+                    &format!("{at}.containerID"),
+                )?
+                .to_string(),
+            ));
+        }
+        Ok(HashView {
+            containers,
+            statuses,
+        })
+    }
+
+    /// `checkAllContainersHashConsistent`; None when only the pre-1.31 kubelet hash (the
+    /// reference's fallback for `plainHash`, not computed) could decide.
+    fn consistent(&self, meta: &[container_hash::RuntimeMeta], kind: HashKind) -> Option<bool> {
+        let mut unknown = false;
+        for (name, image, envs) in &self.containers {
+            let Some((_, id)) = self.statuses.iter().find(|(n, _)| n == name) else {
+                return Some(false);
+            };
+            let Some(m) = meta.iter().rev().find(|m| &m.name == name) else {
+                return Some(false);
+            };
+            if &m.container_id != id {
+                return Some(false);
+            }
+            match kind {
+                HashKind::Plain => {
+                    if container_hash::plain_hash(name, image) != m.plain_hash {
+                        unknown = true;
+                    }
+                }
+                HashKind::Env => {
+                    if container_hash::env_hash(envs) != m.env_hash {
+                        return Some(false);
+                    }
+                }
+            }
+        }
+        if unknown { None } else { Some(true) }
     }
 }
 

@@ -14,7 +14,8 @@
 //! - [`rounding`]: the per-field rounding table generated for `docs/rounding.md`;
 //! - [`inplace`] (with [`jsonpatch`]): in place or recreate, and in-place update completion;
 //! - [`cloneset_pods`]: which CloneSet pods one pass updates or deletes, in the controller's order;
-//! - [`ds_status`]: the Advanced DaemonSet status computed from its nodes and pods.
+//! - [`ds_status`]: the Advanced DaemonSet status computed from its nodes and pods;
+//! - [`inplace_patch`]: what the controller writes to a pod it updates in place.
 //!
 //! Int-or-percent parsing is the one shared parser of [`crate::intstr`]
 //! (`rollout.scale_int_or_percent` is registered there).
@@ -22,10 +23,12 @@
 pub mod active_pods;
 pub mod cloneset_budget;
 pub mod cloneset_pods;
+pub mod container_hash;
 pub mod daemonset;
 pub mod ds_status;
 pub mod health;
 pub mod inplace;
+pub mod inplace_patch;
 pub mod jsonpatch;
 pub mod partition;
 pub mod pods;
@@ -130,13 +133,38 @@ pub mod fns {
             DefaultCheckInPlaceUpdateCompleted, defaultCheckContainersInPlaceUpdateCompleted; \
             pkg/util/inplaceupdate/inplace_update_vertical.go; pkg/util/containermeta IsContainerReferenceToMeta; \
             pkg/util/volumeclaimtemplate CanVCTemplateInplaceUpdate; pkg/controller/cloneset/sync/cloneset_update.go updatePod; \
-            github.com/appscode/jsonpatch v1.0.1 CreatePatch";
+            github.com/appscode/jsonpatch v1.0.1 CreatePatch; checkAllContainersHashConsistent with \
+            k8s.io/kubernetes v1.32 pkg/kubelet/container HashContainer and pkg/util/containermeta GetExpectHash";
         const ERRORS: &'static [&'static str] = &[];
         type Input = InplaceUpdateInput;
         type Output = InplaceUpdateOutput;
 
         fn decide(input: InplaceUpdateInput) -> Result<InplaceUpdateOutput> {
             super::inplace::decide(&input)
+        }
+    }
+
+    pub use super::inplace_patch::{InplacePodPatchInput, InplacePodPatchOutput};
+
+    /// `rollout.inplace_pod_patch`: what the controller writes to a pod it updates in place
+    /// (images, resources, labels/annotations, the revision labels, the in-place update state
+    /// and grace annotations, the `InPlaceUpdateReady` condition).
+    pub struct InplacePodPatch;
+
+    impl Decision for InplacePodPatch {
+        const ID: &'static str = "rollout.inplace_pod_patch";
+        const DOC: &'static str = "The pod an in-place update writes: images, resources, labels/annotations, revision labels, the inplace-update-state/grace annotations and the InPlaceUpdateReady condition (kruise inplace_update.go Update, inplace_update_defaults.go defaultPatchUpdateSpecToPod)";
+        const SOURCE: &'static str = "pkg/util/inplaceupdate/inplace_update.go Update, updatePodInPlace, updateCondition; \
+            pkg/util/inplaceupdate/inplace_update_defaults.go defaultPatchUpdateSpecToPod, addMetadataSharedContainersToUpdate, \
+            defaultCheckPodNeedsBeUnready; pkg/util/inplaceupdate/inplace_update_vertical.go NativeVerticalUpdate.UpdateResource; \
+            pkg/util/pods.go SetPodCondition, SetPodReadyCondition; pkg/util/containerlaunchpriority GetContainerPriority; \
+            pkg/controller/cloneset/utils/cloneset_utils.go WriteRevisionHash";
+        const ERRORS: &'static [&'static str] = &[super::inplace_patch::UNSUPPORTED];
+        type Input = InplacePodPatchInput;
+        type Output = InplacePodPatchOutput;
+
+        fn decide(input: InplacePodPatchInput) -> Result<InplacePodPatchOutput> {
+            super::inplace_patch::decide(&input)
         }
     }
 
@@ -326,6 +354,7 @@ pub const ENTRIES: &[Entry] = &[
     Entry::of::<fns::ClonesetPodsToUpdate>(),
     Entry::of::<fns::ClonesetPodsToDelete>(),
     Entry::of::<fns::DaemonsetStatus>(),
+    Entry::of::<fns::InplacePodPatch>(),
 ];
 
 #[cfg(test)]

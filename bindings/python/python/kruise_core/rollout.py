@@ -607,8 +607,10 @@ class Completion(TypedDict):
     """Whether the in-place update recorded on the pod has completed."""
 
     completed: Optional[bool]
-    """true: completed; false: not yet; null: the answer depends on the container hashes
-    kruise-daemon records (`apps.kruise.io/runtime-containers-meta`), which are not computed.
+    """true: completed; false: not yet; null: the answer depends on the pre-1.31 kubelet hash
+    (the JSON of the whole container) of a container in
+    `apps.kruise.io/runtime-containers-meta`, which is not computed (kubelet v1.32's hash and
+    the env-from-metadata hash are).
     """
 
     message: str
@@ -1135,6 +1137,95 @@ class InplaceFeatureGates(TypedDict):
     RecreatePodWhenChangeVCTInCloneSetGate: NotRequired[Optional[bool]]
     """`RecreatePodWhenChangeVCTInCloneSetGate` (default false): a changed volumeClaimTemplates
     hash forces a recreate (except with `InPlaceOnly`).
+    """
+
+
+class PodPatchFeatureGates(TypedDict):
+    """Feature gates the decision reads (absent: OpenKruise v1.9.0's defaults)."""
+
+    CloneSetShortHash: NotRequired[Optional[bool]]
+    """`CloneSetShortHash` (default false): `controller-revision-hash` gets the short hash."""
+
+    InPlaceWorkloadVerticalScaling: NotRequired[Optional[bool]]
+    """`InPlaceWorkloadVerticalScaling` (default false): resources are written, and a
+    resources-only update leaves the pod ready unless a resize policy restarts a container.
+    """
+
+
+class PodPatchSpec(TypedDict):
+    """The update spec, in the shape `rollout.inplace_update` outputs it (its other members, such
+    as `action` or `patch`, are ignored, so that output can be passed as is).
+    """
+
+    containerImages: NotRequired[Dict[str, str]]
+    """New image per container name."""
+
+    containerRefMetadata: NotRequired[Dict[str, ContainerRefMetadata]]
+    """Labels/annotations per container reading them through env."""
+
+    containerResources: NotRequired[Dict[str, ContainerResources]]
+    """New cpu/memory per container name (any quantity spelling; written canonical)."""
+
+    metadataPatch: NotRequired[Any]
+    """The strategic merge patch of the pod's metadata (null: none). Only
+    `{"metadata": {"labels": {...}, "annotations": {...}}}` with string or null values (null
+    removes the key; a null map removes the map) is applied; anything else is `unsupported`.
+    """
+
+    updateEnvFromMetadata: NotRequired[bool]
+    """Some container reads a changed label/annotation through env."""
+
+
+class InplacePodPatchInput(TypedDict):
+    """Input of `rollout.inplace_pod_patch`."""
+
+    featureGates: NotRequired[PodPatchFeatureGates]
+    """Feature gates."""
+
+    gracePeriodSeconds: NotRequired[int]
+    """`spec.updateStrategy.inPlaceUpdateStrategy.gracePeriodSeconds` (seconds; default 0).
+    Positive: the spec is stored in `apps.kruise.io/inplace-update-grace` and applied later.
+    """
+
+    now: str
+    """The controller's clock (RFC 3339); times are written in whole seconds, UTC."""
+
+    pod: Any
+    """The pod as the API server prints it."""
+
+    revision: str
+    """The update revision's name (`{cloneset}-{hash}`); the revision labels are written from it."""
+
+    spec: PodPatchSpec
+    """The in-place update spec."""
+
+
+class InplacePodPatchOutput(TypedDict):
+    """Output of `rollout.inplace_pod_patch`."""
+
+    containers: List[str]
+    """Containers updated by this write, sorted (empty during a grace period)."""
+
+    grace: Optional[str]
+    """The value written to `apps.kruise.io/inplace-update-grace` (null without a grace
+    period).
+    """
+
+    pod: Any
+    """The pod as the controller leaves it (the input pod with the changes; members the
+    reference does not read are passed through as given).
+    """
+
+    requeueAfterSeconds: int
+    """Seconds until the controller looks again (the grace period; 0 without one)."""
+
+    state: str
+    """The value written to `apps.kruise.io/inplace-update-state` (Go `encoding/json` bytes)."""
+
+    unready: bool
+    """The `InPlaceUpdateReady` condition was set to False (with `Ready` recomputed) before the
+    update: the pod has the readiness gate and is not a resize-only update that keeps it
+    ready.
     """
 
 
@@ -1875,7 +1966,7 @@ def statefulset_status(input: StatefulsetStatusInput) -> StatefulsetStatusOutput
 def inplace_update(input: InplaceUpdateInput) -> InplaceUpdateOutput:
     """In place or recreate between two revisions, the containers' new images/resources/env metadata and in-place completion (kruise inplace_update_defaults.go defaultCalculateInPlaceUpdateSpec)
 
-    fn ``rollout.inplace_update``; OpenKruise source: pkg/util/inplaceupdate/inplace_update_defaults.go defaultCalculateInPlaceUpdateSpec, DefaultCheckInPlaceUpdateCompleted, defaultCheckContainersInPlaceUpdateCompleted; pkg/util/inplaceupdate/inplace_update_vertical.go; pkg/util/containermeta IsContainerReferenceToMeta; pkg/util/volumeclaimtemplate CanVCTemplateInplaceUpdate; pkg/controller/cloneset/sync/cloneset_update.go updatePod; github.com/appscode/jsonpatch v1.0.1 CreatePatch.
+    fn ``rollout.inplace_update``; OpenKruise source: pkg/util/inplaceupdate/inplace_update_defaults.go defaultCalculateInPlaceUpdateSpec, DefaultCheckInPlaceUpdateCompleted, defaultCheckContainersInPlaceUpdateCompleted; pkg/util/inplaceupdate/inplace_update_vertical.go; pkg/util/containermeta IsContainerReferenceToMeta; pkg/util/volumeclaimtemplate CanVCTemplateInplaceUpdate; pkg/controller/cloneset/sync/cloneset_update.go updatePod; github.com/appscode/jsonpatch v1.0.1 CreatePatch; checkAllContainersHashConsistent with k8s.io/kubernetes v1.32 pkg/kubelet/container HashContainer and pkg/util/containermeta GetExpectHash.
 
     Raises ``KruiseError`` with kind ``invalid_input`` (naming the field).
     """
@@ -1910,6 +2001,16 @@ def daemonset_status(input: DaemonsetStatusInput) -> DaemonsetStatusOutput:
     Raises ``KruiseError`` with kind ``invalid_input`` (naming the field).
     """
     return cast(DaemonsetStatusOutput, call("rollout.daemonset_status", input))
+
+
+def inplace_pod_patch(input: InplacePodPatchInput) -> InplacePodPatchOutput:
+    """The pod an in-place update writes: images, resources, labels/annotations, revision labels, the inplace-update-state/grace annotations and the InPlaceUpdateReady condition (kruise inplace_update.go Update, inplace_update_defaults.go defaultPatchUpdateSpecToPod)
+
+    fn ``rollout.inplace_pod_patch``; OpenKruise source: pkg/util/inplaceupdate/inplace_update.go Update, updatePodInPlace, updateCondition; pkg/util/inplaceupdate/inplace_update_defaults.go defaultPatchUpdateSpecToPod, addMetadataSharedContainersToUpdate, defaultCheckPodNeedsBeUnready; pkg/util/inplaceupdate/inplace_update_vertical.go NativeVerticalUpdate.UpdateResource; pkg/util/pods.go SetPodCondition, SetPodReadyCondition; pkg/util/containerlaunchpriority GetContainerPriority; pkg/controller/cloneset/utils/cloneset_utils.go WriteRevisionHash.
+
+    Raises ``KruiseError`` with kind ``unsupported``, ``invalid_input`` (naming the field).
+    """
+    return cast(InplacePodPatchOutput, call("rollout.inplace_pod_patch", input))
 
 
 __all__ = [
@@ -1981,6 +2082,8 @@ __all__ = [
     "HealthOutput",
     "InplaceAction",
     "InplaceFeatureGates",
+    "InplacePodPatchInput",
+    "InplacePodPatchOutput",
     "InplaceUpdateInput",
     "InplaceUpdateOutput",
     "IntOrPercent",
@@ -2005,6 +2108,8 @@ __all__ = [
     "PartitionOutput",
     "Pod",
     "PodAction",
+    "PodPatchFeatureGates",
+    "PodPatchSpec",
     "PodSpec",
     "PodStatus",
     "PodView",
@@ -2062,6 +2167,7 @@ __all__ = [
     "daemonset_status",
     "daemonset_update_nodes",
     "health",
+    "inplace_pod_patch",
     "inplace_update",
     "partition",
     "progress",

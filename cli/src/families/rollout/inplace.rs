@@ -6,6 +6,7 @@ use super::manifest::{REVISION_LABEL, at};
 use crate::CliError;
 use crate::report;
 use kruise_core::rollout::inplace::{self, InplaceAction, InplaceUpdateInput, Revision};
+use kruise_core::rollout::inplace_patch::{self, InplacePodPatchInput, PodPatchSpec};
 use serde_json::{Map, Value, json};
 use std::fmt::Write as _;
 
@@ -44,6 +45,48 @@ fn revision_of(r: &Value) -> Revision {
 
 fn name_of(v: &Value) -> &str {
     at(v, "metadata.name").and_then(Value::as_str).unwrap_or("")
+}
+
+/// ", later batch (launch priority): ..." when `rollout.inplace_pod_patch` leaves some of the
+/// containers to change for a later batch (empty otherwise, or when it refuses the pod).
+fn later_batches(pod: &Value, d: &inplace::InplaceUpdateOutput, revision: &str) -> String {
+    let input = InplacePodPatchInput {
+        pod: pod.clone(),
+        spec: PodPatchSpec {
+            container_images: d.container_images.clone(),
+            container_resources: d.container_resources.clone(),
+            container_ref_metadata: d.container_ref_metadata.clone(),
+            update_env_from_metadata: d.update_env_from_metadata,
+            metadata_patch: d.metadata_patch.clone(),
+        },
+        revision: revision.to_string(),
+        // the timestamps written are not shown
+        now: "1970-01-01T00:00:00Z".into(),
+        ..Default::default()
+    };
+    let Ok(p) = inplace_patch::decide(&input) else {
+        return String::new();
+    };
+    let state: Value = serde_json::from_str(&p.state).unwrap_or_default();
+    let mut names: Vec<&str> = [
+        "nextContainerImages",
+        "nextContainerRefMetadata",
+        "nextContainerResources",
+    ]
+    .iter()
+    .filter_map(|k| state.get(*k).and_then(Value::as_object))
+    .flat_map(|m| m.keys().map(String::as_str))
+    .collect();
+    names.sort_unstable();
+    names.dedup();
+    if names.is_empty() {
+        return String::new();
+    }
+    format!(
+        ", first batch {}, later batches (launch priority) {}",
+        p.containers.join(", "),
+        names.join(", ")
+    )
 }
 
 /// Writes one line per pod in `order` that is not on `update_revision`.
@@ -107,7 +150,11 @@ pub fn explain(
                 if d.metadata_patch.is_some() {
                     parts.push("labels/annotations patched".into());
                 }
-                format!("in place ({})", parts.join("; "))
+                format!(
+                    "in place ({}){}",
+                    parts.join("; "),
+                    later_batches(pod, &d, update_revision)
+                )
             }
             InplaceAction::Recreate if d.can_in_place => {
                 "recreate (updateStrategy ReCreate; the change could be made in place)".into()
@@ -129,4 +176,37 @@ pub fn explain(
     }
     report::result("inPlace", Value::Object(decisions));
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn later_batches_name_the_lower_launch_priority() {
+        let env = |p: &str| json!([{"name": "KRUISE_CONTAINER_BARRIER", "valueFrom": {"configMapKeyRef": {"name": "b", "key": p}}}]);
+        let tmpl = |img: &str| json!({"spec": {"containers": [{"name": "a", "image": img}, {"name": "b", "image": img}]}});
+        let d = inplace::decide(&InplaceUpdateInput {
+            old_revision: Some(Revision {
+                template: Some(tmpl("x:1")),
+                ..Default::default()
+            }),
+            new_revision: Revision {
+                template: Some(tmpl("x:2")),
+                ..Default::default()
+            },
+            update_type: Some("InPlaceIfPossible".into()),
+            ..Default::default()
+        })
+        .unwrap();
+        let pod = json!({"spec": {"containers": [
+            {"name": "a", "image": "x:1", "env": env("p_2")},
+            {"name": "b", "image": "x:1", "env": env("p_1")}]}});
+        assert_eq!(
+            later_batches(&pod, &d, "r-1"),
+            ", first batch a, later batches (launch priority) b"
+        );
+        let flat = json!({"spec": {"containers": [{"name": "a"}, {"name": "b"}]}});
+        assert_eq!(later_batches(&flat, &d, "r-1"), "");
+    }
 }
