@@ -2,6 +2,9 @@
 
 package kruisecore
 
+// JobsidecarAffinity is K8sAffinity, the `Affinity` the families share (zz_generated_k8s.go).
+type JobsidecarAffinity = K8sAffinity
+
 // JobsidecarCondition is K8sCondition, the `Condition` the families share (zz_generated_k8s.go).
 type JobsidecarCondition = K8sCondition
 
@@ -106,6 +109,18 @@ type JobsidecarJobNode struct {
 	Metadata *K8sObjectMeta `json:"metadata,omitempty"`
 }
 
+// JobsidecarNodeAffinity is K8sNodeAffinity, the `NodeAffinity` the families share (zz_generated_k8s.go).
+type JobsidecarNodeAffinity = K8sNodeAffinity
+
+// JobsidecarNodeSelector is K8sNodeSelector, the `NodeSelector` the families share (zz_generated_k8s.go).
+type JobsidecarNodeSelector = K8sNodeSelector
+
+// JobsidecarNodeSelectorRequirement is K8sNodeSelectorRequirement, the `NodeSelectorRequirement` the families share (zz_generated_k8s.go).
+type JobsidecarNodeSelectorRequirement = K8sNodeSelectorRequirement
+
+// JobsidecarNodeSelectorTerm is K8sNodeSelectorTerm, the `NodeSelectorTerm` the families share (zz_generated_k8s.go).
+type JobsidecarNodeSelectorTerm = K8sNodeSelectorTerm
+
 // JobsidecarObjectMeta is K8sObjectMeta, the `ObjectMeta` the families share (zz_generated_k8s.go).
 type JobsidecarObjectMeta = K8sObjectMeta
 
@@ -121,6 +136,9 @@ type JobsidecarPodSpec = K8sPodSpec
 // JobsidecarPodStatus is K8sPodStatus, the `PodStatus` the families share (zz_generated_k8s.go).
 type JobsidecarPodStatus = K8sPodStatus
 
+// JobsidecarReadinessGate is K8sReadinessGate, the `ReadinessGate` the families share (zz_generated_k8s.go).
+type JobsidecarReadinessGate = K8sReadinessGate
+
 // JobsidecarStatusPatch is `StatusPatch` of the jobsidecar family's schemas.
 //
 // The strategic-merge patch of the pod's status.
@@ -132,6 +150,9 @@ type JobsidecarStatusPatch struct {
 	// otherwise `Failed`.
 	Phase string `json:"phase"`
 }
+
+// JobsidecarToleration is K8sToleration, the `Toleration` the families share (zz_generated_k8s.go).
+type JobsidecarToleration = K8sToleration
 
 // JobsidecarDecide calls "jobsidecar.decide": one sidecar terminator pass over a job pod: whether it is handled, the sidecars stopped by a ContainerRecreateRequest or an in-place image update (virtual kubelet), and the phase written when KRUISE_TERMINATE_SIDECAR_IGNORE_EXIT_CODE sidecars are left behind.
 //

@@ -2,7 +2,7 @@
 
 package kruisecore
 
-// K8sAffinity is `Affinity` of the rollout, workloadspread families' schemas, written once.
+// K8sAffinity is `Affinity` of the jobsidecar, pub, rollout, sidecarset, workloadspread families' schemas, written once.
 //
 // `spec.affinity` (only `nodeAffinity` is read).
 type K8sAffinity struct {
@@ -121,7 +121,18 @@ type K8sNamespace struct {
 	Metadata *K8sObjectMeta `json:"metadata,omitempty"`
 }
 
-// K8sNodeAffinity is `NodeAffinity` of the rollout, workloadspread families' schemas, written once.
+// K8sNode is `Node` of the rollout, workloadspread families' schemas, written once.
+//
+// A Node, reduced to the members the families read.
+type K8sNode struct {
+	// `metadata` (`name`, `labels`); absent or null: the zero metadata.
+	Metadata *K8sObjectMeta `json:"metadata,omitempty"`
+
+	// `spec`; absent or null: no taints.
+	Spec *K8sNodeSpec `json:"spec,omitempty"`
+}
+
+// K8sNodeAffinity is `NodeAffinity` of the jobsidecar, pub, rollout, sidecarset, workloadspread families' schemas, written once.
 //
 // `spec.affinity.nodeAffinity` (the required part; other members ignored).
 type K8sNodeAffinity struct {
@@ -129,7 +140,7 @@ type K8sNodeAffinity struct {
 	RequiredDuringSchedulingIgnoredDuringExecution *K8sNodeSelector `json:"requiredDuringSchedulingIgnoredDuringExecution,omitempty"`
 }
 
-// K8sNodeSelector is `NodeSelector` of the rollout, workloadspread families' schemas, written once.
+// K8sNodeSelector is `NodeSelector` of the jobsidecar, pub, rollout, sidecarset, workloadspread families' schemas, written once.
 //
 // A `NodeSelector`: its non-empty terms are ORed.
 type K8sNodeSelector struct {
@@ -137,7 +148,7 @@ type K8sNodeSelector struct {
 	NodeSelectorTerms *[]K8sNodeSelectorTerm `json:"nodeSelectorTerms,omitempty"`
 }
 
-// K8sNodeSelectorRequirement is `NodeSelectorRequirement` of the rollout, workloadspread families' schemas, written once.
+// K8sNodeSelectorRequirement is `NodeSelectorRequirement` of the jobsidecar, pub, rollout, sidecarset, workloadspread families' schemas, written once.
 //
 // One `NodeSelectorRequirement` (`matchExpressions[]` / `matchFields[]` entry).
 type K8sNodeSelectorRequirement struct {
@@ -153,7 +164,7 @@ type K8sNodeSelectorRequirement struct {
 	Values *[]string `json:"values,omitempty"`
 }
 
-// K8sNodeSelectorTerm is `NodeSelectorTerm` of the rollout, workloadspread families' schemas, written once.
+// K8sNodeSelectorTerm is `NodeSelectorTerm` of the jobsidecar, pub, rollout, sidecarset, workloadspread families' schemas, written once.
 //
 // One `NodeSelectorTerm`: its requirements are ANDed.
 type K8sNodeSelectorTerm struct {
@@ -162,6 +173,14 @@ type K8sNodeSelectorTerm struct {
 
 	// Requirements on node fields (`metadata.name`); absent or null: none.
 	MatchFields *[]K8sNodeSelectorRequirement `json:"matchFields,omitempty"`
+}
+
+// K8sNodeSpec is `NodeSpec` of the rollout, workloadspread families' schemas, written once.
+//
+// Node `spec` members read.
+type K8sNodeSpec struct {
+	// `taints`, in order; null or absent: none.
+	Taints *[]*K8sTaint `json:"taints,omitempty"`
 }
 
 // K8sObjectMeta is `ObjectMeta` of the cron, distribution, jobsidecar, pub, rollout, sidecarset, workloadspread families' schemas, written once.
@@ -228,7 +247,7 @@ type K8sOwnerReference struct {
 	Uid *string `json:"uid,omitempty"`
 }
 
-// K8sPod is `Pod` of the jobsidecar, pub, rollout, sidecarset families' schemas, written once.
+// K8sPod is `Pod` of the jobsidecar, pub, rollout, sidecarset, workloadspread families' schemas, written once.
 //
 // A Pod, reduced to the members the families read.
 type K8sPod struct {
@@ -242,10 +261,13 @@ type K8sPod struct {
 	Status *K8sPodStatus `json:"status,omitempty"`
 }
 
-// K8sPodSpec is `PodSpec` of the jobsidecar, pub, rollout, sidecarset families' schemas, written once.
+// K8sPodSpec is `PodSpec` of the jobsidecar, pub, rollout, sidecarset, workloadspread families' schemas, written once.
 //
 // Pod `spec` members read.
 type K8sPodSpec struct {
+	// `affinity` (its node affinity is what the families read); null or absent: none.
+	Affinity *K8sAffinity `json:"affinity,omitempty"`
+
 	// `containers`, in order; null or absent: none.
 	Containers *[]*K8sContainer `json:"containers,omitempty"`
 
@@ -255,12 +277,19 @@ type K8sPodSpec struct {
 	// `nodeName`; null or absent: `""` (not bound to a node).
 	NodeName *string `json:"nodeName,omitempty"`
 
+	// `readinessGates`: condition types that must be `True` besides the containers' readiness
+	// (kube counts them in `Ready`); null or absent: none.
+	ReadinessGates *[]*K8sReadinessGate `json:"readinessGates,omitempty"`
+
 	// `restartPolicy` (`Always`, `OnFailure`, `Never`); null or absent: `""` (the API server
 	// defaults it to `Always`).
 	RestartPolicy *string `json:"restartPolicy,omitempty"`
+
+	// `tolerations`, in order; null or absent: none.
+	Tolerations *[]*K8sToleration `json:"tolerations,omitempty"`
 }
 
-// K8sPodStatus is `PodStatus` of the jobsidecar, pub, rollout, sidecarset families' schemas, written once.
+// K8sPodStatus is `PodStatus` of the jobsidecar, pub, rollout, sidecarset, workloadspread families' schemas, written once.
 //
 // Pod `status` members read.
 type K8sPodStatus struct {
@@ -275,6 +304,14 @@ type K8sPodStatus struct {
 
 	// `phase` (`Pending`, `Running`, `Succeeded`, `Failed`, `Unknown`); null or absent: `""`.
 	Phase *string `json:"phase,omitempty"`
+}
+
+// K8sReadinessGate is `ReadinessGate` of the jobsidecar, pub, rollout, sidecarset, workloadspread families' schemas, written once.
+//
+// One `spec.readinessGates[]` entry.
+type K8sReadinessGate struct {
+	// `conditionType`; null or absent: `""`.
+	ConditionType *string `json:"conditionType,omitempty"`
 }
 
 // K8sRequirement is `Requirement` of the api, cron, distribution, imagepull, pub, rollout, sidecarset families' schemas, written once.
@@ -316,7 +353,7 @@ type K8sTaint struct {
 	Value *string `json:"value,omitempty"`
 }
 
-// K8sToleration is `Toleration` of the rollout, workloadspread families' schemas, written once.
+// K8sToleration is `Toleration` of the jobsidecar, pub, rollout, sidecarset, workloadspread families' schemas, written once.
 //
 // One pod toleration (`spec.tolerations[]`; `tolerationSeconds` ignored).
 type K8sToleration struct {

@@ -132,6 +132,9 @@ type PubAdmitReviewOutput struct {
 	Response PubReviewResponse `json:"response"`
 }
 
+// PubAffinity is K8sAffinity, the `Affinity` the families share (zz_generated_k8s.go).
+type PubAffinity = K8sAffinity
+
 // PubClassifyUpdateInput is `ClassifyUpdateInput` of the pub family's schemas.
 //
 // Input of `pub.classify_update`.
@@ -306,6 +309,18 @@ type PubMatchPubSpec struct {
 	// `spec.targetRef`: the workload whose pods it protects; wins over the selector when set.
 	TargetRef *PubTargetRef `json:"targetRef,omitempty"`
 }
+
+// PubNodeAffinity is K8sNodeAffinity, the `NodeAffinity` the families share (zz_generated_k8s.go).
+type PubNodeAffinity = K8sNodeAffinity
+
+// PubNodeSelector is K8sNodeSelector, the `NodeSelector` the families share (zz_generated_k8s.go).
+type PubNodeSelector = K8sNodeSelector
+
+// PubNodeSelectorRequirement is K8sNodeSelectorRequirement, the `NodeSelectorRequirement` the families share (zz_generated_k8s.go).
+type PubNodeSelectorRequirement = K8sNodeSelectorRequirement
+
+// PubNodeSelectorTerm is K8sNodeSelectorTerm, the `NodeSelectorTerm` the families share (zz_generated_k8s.go).
+type PubNodeSelectorTerm = K8sNodeSelectorTerm
 
 // PubObjectMeta is K8sObjectMeta, the `ObjectMeta` the families share (zz_generated_k8s.go).
 type PubObjectMeta = K8sObjectMeta
@@ -692,6 +707,9 @@ type PubPubStatusOutput struct {
 	UnavailablePods map[string]string `json:"unavailablePods"`
 }
 
+// PubReadinessGate is K8sReadinessGate, the `ReadinessGate` the families share (zz_generated_k8s.go).
+type PubReadinessGate = K8sReadinessGate
+
 // PubRequestOperation is `RequestOperation` of the pub family's schemas.
 //
 // The admission request's operation (`admission.k8s.io/v1` `AdmissionRequest.operation`).
@@ -848,6 +866,9 @@ type PubTargetRef struct {
 	// `name`.
 	Name *string `json:"name,omitempty"`
 }
+
+// PubToleration is K8sToleration, the `Toleration` the families share (zz_generated_k8s.go).
+type PubToleration = K8sToleration
 
 // PubClassifyUpdateOutput is `UpdateClass` of the pub family's schemas.
 //

@@ -641,49 +641,19 @@ type RolloutDaemonsetStatusInput struct {
 	Hash *string `json:"hash,omitempty"`
 
 	// Every node of the cluster; absent or null: none.
-	Nodes *[]RolloutDaemonsetStatusNode `json:"nodes,omitempty"`
+	Nodes *[]K8sNode `json:"nodes,omitempty"`
 
 	// The reconcile time, RFC 3339 (availability under `minReadySeconds`).
 	Now string `json:"now"`
 
 	// The DaemonSet's pods (those it owns or adopts, terminating ones included); absent or null:
 	// none.
-	Pods *[]RolloutDaemonsetStatusPod `json:"pods,omitempty"`
+	Pods *[]K8sPod `json:"pods,omitempty"`
 
 	// The sync got to its end (the controller then records `metadata.generation` as
 	// `observedGeneration`); `false`: it stopped early on unsatisfied expectations. Absent or
 	// null: `true`.
 	UpdateObservedGeneration *bool `json:"updateObservedGeneration,omitempty"`
-}
-
-// RolloutDaemonsetStatusNode is `DaemonsetStatusNode` of the rollout family's schemas.
-//
-// A node (members read).
-type RolloutDaemonsetStatusNode struct {
-	// `metadata`: name and labels.
-	Metadata *RolloutDaemonsetStatusNodeMeta `json:"metadata,omitempty"`
-
-	// `spec`: taints.
-	Spec *RolloutDaemonsetStatusNodeSpec `json:"spec,omitempty"`
-}
-
-// RolloutDaemonsetStatusNodeMeta is `DaemonsetStatusNodeMeta` of the rollout family's schemas.
-//
-// A node's `metadata` (members read).
-type RolloutDaemonsetStatusNodeMeta struct {
-	// `labels`.
-	Labels *map[string]string `json:"labels,omitempty"`
-
-	// `name`.
-	Name *string `json:"name,omitempty"`
-}
-
-// RolloutDaemonsetStatusNodeSpec is `DaemonsetStatusNodeSpec` of the rollout family's schemas.
-//
-// A node's `spec` (only `taints` is read).
-type RolloutDaemonsetStatusNodeSpec struct {
-	// `taints`.
-	Taints *[]K8sTaint `json:"taints,omitempty"`
 }
 
 // RolloutDaemonsetStatusObjectMeta is `DaemonsetStatusObjectMeta` of the rollout family's schemas.
@@ -711,65 +681,6 @@ type RolloutDaemonsetStatusOutput struct {
 
 	// The status after the sync: the entry status when `changed` is false, else the one written.
 	Status RolloutDaemonsetStatusFieldsOutput `json:"status"`
-}
-
-// RolloutDaemonsetStatusPod is `DaemonsetStatusPod` of the rollout family's schemas.
-//
-// A daemon pod (members read).
-type RolloutDaemonsetStatusPod struct {
-	// `metadata`.
-	Metadata *RolloutDaemonsetStatusPodMeta `json:"metadata,omitempty"`
-
-	// `spec`.
-	Spec *RolloutDaemonsetStatusPodSpec `json:"spec,omitempty"`
-
-	// `status`.
-	Status *RolloutDaemonsetStatusPodStatus `json:"status,omitempty"`
-}
-
-// RolloutDaemonsetStatusPodMeta is `DaemonsetStatusPodMeta` of the rollout family's schemas.
-//
-// A pod's `metadata` (members read).
-type RolloutDaemonsetStatusPodMeta struct {
-	// `creationTimestamp`, RFC 3339; absent or null: the zero time (oldest).
-	CreationTimestamp *string `json:"creationTimestamp,omitempty"`
-
-	// `labels` (`controller-revision-hash`, `pod-template-generation`).
-	Labels *map[string]string `json:"labels,omitempty"`
-
-	// `name` (orders pods created at the same time).
-	Name *string `json:"name,omitempty"`
-}
-
-// RolloutDaemonsetStatusPodSpec is `DaemonsetStatusPodSpec` of the rollout family's schemas.
-//
-// A pod's `spec` (members read).
-type RolloutDaemonsetStatusPodSpec struct {
-	// `affinity` (its required node affinity's `matchFields`).
-	Affinity *K8sAffinity `json:"affinity,omitempty"`
-
-	// `nodeName`; empty: the pod is not bound and targets the node its required node affinity
-	// names.
-	NodeName *string `json:"nodeName,omitempty"`
-
-	// `readinessGates`.
-	ReadinessGates *[]RolloutDaemonsetStatusReadinessGate `json:"readinessGates,omitempty"`
-}
-
-// RolloutDaemonsetStatusPodStatus is `DaemonsetStatusPodStatus` of the rollout family's schemas.
-//
-// A pod's `status` (only `conditions` is read).
-type RolloutDaemonsetStatusPodStatus struct {
-	// `conditions` (`Ready`, `InPlaceUpdateReady`).
-	Conditions *[]K8sCondition `json:"conditions,omitempty"`
-}
-
-// RolloutDaemonsetStatusReadinessGate is `DaemonsetStatusReadinessGate` of the rollout family's schemas.
-//
-// One `spec.readinessGates[]` entry.
-type RolloutDaemonsetStatusReadinessGate struct {
-	// `conditionType`.
-	ConditionType *string `json:"conditionType,omitempty"`
 }
 
 // RolloutDaemonsetStatusSpec is `DaemonsetStatusSpec` of the rollout family's schemas.
@@ -819,7 +730,7 @@ type RolloutDaemonsetUpdateNodesInput struct {
 	DesiredNumberScheduled *int32 `json:"desiredNumberScheduled,omitempty"`
 
 	// The nodes that run (or should run) a daemon pod; absent or null: none.
-	Nodes *[]RolloutNode `json:"nodes,omitempty"`
+	Nodes *[]RolloutUpdateCandidateNode `json:"nodes,omitempty"`
 
 	// `spec.updateStrategy.rollingUpdate.partition`, int-or-percent (scaled flavour against
 	// `desiredNumberScheduled`, rounded down, kept in an int32); absent or null is 0.
@@ -1136,20 +1047,8 @@ const RolloutLifecycleStateUpdated RolloutLifecycleState = "Updated"
 // RolloutLifecycleStatePreparingDelete is "PreparingDelete": `PreparingDelete`.
 const RolloutLifecycleStatePreparingDelete RolloutLifecycleState = "PreparingDelete"
 
-// RolloutNode is `Node` of the rollout family's schemas.
-//
-// One candidate node of a rolling update (other members are ignored).
-type RolloutNode struct {
-	// Node name (compared by bytes; a name listed twice is one node, its last entry wins).
-	Name string `json:"name"`
-
-	// Whether its labels match `rollingUpdate.selector` (ignored when no selector is set;
-	// absent: false).
-	Selected *bool `json:"selected,omitempty"`
-
-	// Its rollout state.
-	State RolloutNodeState `json:"state"`
-}
+// RolloutNode is K8sNode, the `Node` the families share (zz_generated_k8s.go).
+type RolloutNode = K8sNode
 
 // RolloutNodeAffinity is K8sNodeAffinity, the `NodeAffinity` the families share (zz_generated_k8s.go).
 type RolloutNodeAffinity = K8sNodeAffinity
@@ -1162,6 +1061,9 @@ type RolloutNodeSelectorRequirement = K8sNodeSelectorRequirement
 
 // RolloutNodeSelectorTerm is K8sNodeSelectorTerm, the `NodeSelectorTerm` the families share (zz_generated_k8s.go).
 type RolloutNodeSelectorTerm = K8sNodeSelectorTerm
+
+// RolloutNodeSpec is K8sNodeSpec, the `NodeSpec` the families share (zz_generated_k8s.go).
+type RolloutNodeSpec = K8sNodeSpec
 
 // RolloutNodeState is `NodeState` of the rollout family's schemas.
 //
@@ -1505,6 +1407,9 @@ type RolloutProgressingConditionOutput struct {
 	// Always `Progressing`.
 	Type string `json:"type"`
 }
+
+// RolloutReadinessGate is K8sReadinessGate, the `ReadinessGate` the families share (zz_generated_k8s.go).
+type RolloutReadinessGate = K8sReadinessGate
 
 // RolloutRequirement is K8sRequirement, the `Requirement` the families share (zz_generated_k8s.go).
 type RolloutRequirement = K8sRequirement
@@ -1907,6 +1812,21 @@ type RolloutTaint = K8sTaint
 
 // RolloutToleration is K8sToleration, the `Toleration` the families share (zz_generated_k8s.go).
 type RolloutToleration = K8sToleration
+
+// RolloutUpdateCandidateNode is `UpdateCandidateNode` of the rollout family's schemas.
+//
+// One candidate node of a rolling update (other members are ignored).
+type RolloutUpdateCandidateNode struct {
+	// Node name (compared by bytes; a name listed twice is one node, its last entry wins).
+	Name string `json:"name"`
+
+	// Whether its labels match `rollingUpdate.selector` (ignored when no selector is set;
+	// absent: false).
+	Selected *bool `json:"selected,omitempty"`
+
+	// Its rollout state.
+	State RolloutNodeState `json:"state"`
+}
 
 // RolloutUpdatePriorityStrategy is K8sUpdatePriorityStrategy, the `UpdatePriorityStrategy` the families share (zz_generated_k8s.go).
 type RolloutUpdatePriorityStrategy = K8sUpdatePriorityStrategy

@@ -4,6 +4,9 @@ package kruisecore
 
 import "encoding/json"
 
+// SidecarsetAffinity is K8sAffinity, the `Affinity` the families share (zz_generated_k8s.go).
+type SidecarsetAffinity = K8sAffinity
+
 // SidecarsetCondition is K8sCondition, the `Condition` the families share (zz_generated_k8s.go).
 type SidecarsetCondition = K8sCondition
 
@@ -200,6 +203,18 @@ type SidecarsetNextUpgradeOutput struct {
 	UpgradePods []string `json:"upgradePods"`
 }
 
+// SidecarsetNodeAffinity is K8sNodeAffinity, the `NodeAffinity` the families share (zz_generated_k8s.go).
+type SidecarsetNodeAffinity = K8sNodeAffinity
+
+// SidecarsetNodeSelector is K8sNodeSelector, the `NodeSelector` the families share (zz_generated_k8s.go).
+type SidecarsetNodeSelector = K8sNodeSelector
+
+// SidecarsetNodeSelectorRequirement is K8sNodeSelectorRequirement, the `NodeSelectorRequirement` the families share (zz_generated_k8s.go).
+type SidecarsetNodeSelectorRequirement = K8sNodeSelectorRequirement
+
+// SidecarsetNodeSelectorTerm is K8sNodeSelectorTerm, the `NodeSelectorTerm` the families share (zz_generated_k8s.go).
+type SidecarsetNodeSelectorTerm = K8sNodeSelectorTerm
+
 // SidecarsetObjectMeta is K8sObjectMeta, the `ObjectMeta` the families share (zz_generated_k8s.go).
 type SidecarsetObjectMeta = K8sObjectMeta
 
@@ -266,6 +281,9 @@ const SidecarsetPodUpgradeReasonNotUpdate SidecarsetPodUpgradeReason = "notUpdat
 
 // SidecarsetPodUpgradeReasonPaused is "paused": Would be upgraded, but the SidecarSet is paused.
 const SidecarsetPodUpgradeReasonPaused SidecarsetPodUpgradeReason = "paused"
+
+// SidecarsetReadinessGate is K8sReadinessGate, the `ReadinessGate` the families share (zz_generated_k8s.go).
+type SidecarsetReadinessGate = K8sReadinessGate
 
 // SidecarsetRequirement is K8sRequirement, the `Requirement` the families share (zz_generated_k8s.go).
 type SidecarsetRequirement = K8sRequirement
@@ -343,6 +361,9 @@ type SidecarsetSidecarSetUpdateStrategy struct {
 	// `type`: `NotUpdate` stops every upgrade; anything else (`RollingUpdate`, `""`) upgrades.
 	Type *string `json:"type,omitempty"`
 }
+
+// SidecarsetToleration is K8sToleration, the `Toleration` the families share (zz_generated_k8s.go).
+type SidecarsetToleration = K8sToleration
 
 // SidecarsetUpdatePriorityStrategy is K8sUpdatePriorityStrategy, the `UpdatePriorityStrategy` the families share (zz_generated_k8s.go).
 type SidecarsetUpdatePriorityStrategy = K8sUpdatePriorityStrategy

@@ -53,6 +53,9 @@ type WorkloadspreadDeletionCost struct {
 // WorkloadspreadEnvVar is K8sEnvVar, the `EnvVar` the families share (zz_generated_k8s.go).
 type WorkloadspreadEnvVar = K8sEnvVar
 
+// WorkloadspreadNode is K8sNode, the `Node` the families share (zz_generated_k8s.go).
+type WorkloadspreadNode = K8sNode
+
 // WorkloadspreadNodeAffinity is K8sNodeAffinity, the `NodeAffinity` the families share (zz_generated_k8s.go).
 type WorkloadspreadNodeAffinity = K8sNodeAffinity
 
@@ -65,11 +68,23 @@ type WorkloadspreadNodeSelectorRequirement = K8sNodeSelectorRequirement
 // WorkloadspreadNodeSelectorTerm is K8sNodeSelectorTerm, the `NodeSelectorTerm` the families share (zz_generated_k8s.go).
 type WorkloadspreadNodeSelectorTerm = K8sNodeSelectorTerm
 
+// WorkloadspreadNodeSpec is K8sNodeSpec, the `NodeSpec` the families share (zz_generated_k8s.go).
+type WorkloadspreadNodeSpec = K8sNodeSpec
+
 // WorkloadspreadObjectMeta is K8sObjectMeta, the `ObjectMeta` the families share (zz_generated_k8s.go).
 type WorkloadspreadObjectMeta = K8sObjectMeta
 
 // WorkloadspreadOwnerReference is K8sOwnerReference, the `OwnerReference` the families share (zz_generated_k8s.go).
 type WorkloadspreadOwnerReference = K8sOwnerReference
+
+// WorkloadspreadPod is K8sPod, the `Pod` the families share (zz_generated_k8s.go).
+type WorkloadspreadPod = K8sPod
+
+// WorkloadspreadPodSpec is K8sPodSpec, the `PodSpec` the families share (zz_generated_k8s.go).
+type WorkloadspreadPodSpec = K8sPodSpec
+
+// WorkloadspreadPodStatus is K8sPodStatus, the `PodStatus` the families share (zz_generated_k8s.go).
+type WorkloadspreadPodStatus = K8sPodStatus
 
 // WorkloadspreadPreferredSchedulingTerm is `PreferredSchedulingTerm` of the workloadspread family's schemas.
 //
@@ -82,6 +97,9 @@ type WorkloadspreadPreferredSchedulingTerm struct {
 	Weight *int32 `json:"weight,omitempty"`
 }
 
+// WorkloadspreadReadinessGate is K8sReadinessGate, the `ReadinessGate` the families share (zz_generated_k8s.go).
+type WorkloadspreadReadinessGate = K8sReadinessGate
+
 // WorkloadspreadReconcileInput is `ReconcileInput` of the workloadspread family's schemas.
 //
 // Input of `workloadspread.reconcile`.
@@ -93,13 +111,13 @@ type WorkloadspreadReconcileInput struct {
 	LatestVersion *string `json:"latestVersion,omitempty"`
 
 	// The nodes the pods run on (a pod whose node is not listed matches no subset).
-	Nodes *[]WorkloadspreadWorkloadSpreadNode `json:"nodes,omitempty"`
+	Nodes *[]K8sNode `json:"nodes,omitempty"`
 
 	// The current time (RFC 3339). Required.
 	Now string `json:"now"`
 
 	// The pods of the workload (after `targetFilter`), in the order the cache lists them.
-	Pods *[]WorkloadspreadWorkloadSpreadPod `json:"pods,omitempty"`
+	Pods *[]K8sPod `json:"pods,omitempty"`
 
 	// Lower-case workload kinds whose pods are grouped per version (absent or null:
 	// `["deployment", "replicaset"]`, v1.9.0's).
@@ -321,84 +339,6 @@ type WorkloadspreadWorkloadSpread struct {
 
 	// `status`: the status of the previous pass (absent or null: empty).
 	Status *WorkloadspreadWsStatus `json:"status,omitempty"`
-}
-
-// WorkloadspreadWorkloadSpreadNode is `WorkloadSpreadNode` of the workloadspread family's schemas.
-//
-// A node.
-type WorkloadspreadWorkloadSpreadNode struct {
-	// `metadata`.
-	Metadata *WorkloadspreadWorkloadSpreadNodeMeta `json:"metadata,omitempty"`
-
-	// `spec`.
-	Spec *WorkloadspreadWorkloadSpreadNodeSpec `json:"spec,omitempty"`
-}
-
-// WorkloadspreadWorkloadSpreadNodeMeta is `WorkloadSpreadNodeMeta` of the workloadspread family's schemas.
-//
-// Node `metadata`.
-type WorkloadspreadWorkloadSpreadNodeMeta struct {
-	// `labels`.
-	Labels *map[string]string `json:"labels,omitempty"`
-
-	// `name`: unique among the nodes.
-	Name *string `json:"name,omitempty"`
-}
-
-// WorkloadspreadWorkloadSpreadNodeSpec is `WorkloadSpreadNodeSpec` of the workloadspread family's schemas.
-//
-// Node `spec`.
-type WorkloadspreadWorkloadSpreadNodeSpec struct {
-	// `taints`.
-	Taints *[]K8sTaint `json:"taints,omitempty"`
-}
-
-// WorkloadspreadWorkloadSpreadPod is `WorkloadSpreadPod` of the workloadspread family's schemas.
-//
-// A pod of the workload, reduced to what the controller reads; a whole Pod may be passed.
-type WorkloadspreadWorkloadSpreadPod struct {
-	// `metadata`.
-	Metadata *K8sObjectMeta `json:"metadata,omitempty"`
-
-	// `spec`.
-	Spec *WorkloadspreadWorkloadSpreadPodSpec `json:"spec,omitempty"`
-
-	// `status` (phase, conditions, container restart counts).
-	Status *WorkloadspreadWorkloadSpreadPodStatus `json:"status,omitempty"`
-}
-
-// WorkloadspreadWorkloadSpreadPodSpec is `WorkloadSpreadPodSpec` of the workloadspread family's schemas.
-//
-// Pod `spec`.
-type WorkloadspreadWorkloadSpreadPodSpec struct {
-	// `affinity` (its required node affinity is read).
-	Affinity *K8sAffinity `json:"affinity,omitempty"`
-
-	// `initContainers` (restart policy, for the deletion order of sidecar restarts).
-	InitContainers *[]*K8sContainer `json:"initContainers,omitempty"`
-
-	// `nodeName`: the node a pod without a subset is placed by; empty: unscheduled.
-	NodeName *string `json:"nodeName,omitempty"`
-
-	// `tolerations`.
-	Tolerations *[]K8sToleration `json:"tolerations,omitempty"`
-}
-
-// WorkloadspreadWorkloadSpreadPodStatus is `WorkloadSpreadPodStatus` of the workloadspread family's schemas.
-//
-// Pod `status`.
-type WorkloadspreadWorkloadSpreadPodStatus struct {
-	// `conditions` (`Ready` for the deletion order, `PodScheduled` for rescheduling).
-	Conditions *[]*K8sCondition `json:"conditions,omitempty"`
-
-	// `containerStatuses` (restart counts, for the deletion order).
-	ContainerStatuses *[]*K8sContainerStatus `json:"containerStatuses,omitempty"`
-
-	// `initContainerStatuses` (sidecar restart counts, for the deletion order).
-	InitContainerStatuses *[]*K8sContainerStatus `json:"initContainerStatuses,omitempty"`
-
-	// `phase`: `Succeeded`/`Failed` pods are not active; `Pending` ones may be rescheduled.
-	Phase *string `json:"phase,omitempty"`
 }
 
 // WorkloadspreadWsMeta is `WsMeta` of the workloadspread family's schemas.

@@ -22,6 +22,7 @@
 //! - [`webhook_namespace`]: the namespaces the pod webhooks never see (the webhook
 //!   configuration's `namespaceSelector`), applied by every pod-webhook decision.
 //!
+//! - [`node`]: the one Node view (metadata and taints).
 //! - [`scheduling`]: node affinity, taints and tolerations (the scheduling predicates a controller
 //!   checks for a pod template on a node).
 //!
@@ -34,6 +35,7 @@ pub mod condition;
 pub mod image_ref;
 pub mod meta;
 pub mod namespace;
+pub mod node;
 pub mod pod;
 pub mod scheduling;
 pub mod selector;

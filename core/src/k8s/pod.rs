@@ -1,19 +1,21 @@
 //! The pod view the families share: one `corev1.Pod` reduced to the members any family reads
-//! (metadata, the spec's node, restart policy and containers, the status's phase, conditions and
-//! container statuses), with kube's `IsPodActive`, `metav1.GetControllerOf` and `IsPodReady` on
+//! (metadata, the spec's node, restart policy, containers, affinity, tolerations and readiness
+//! gates, the status's phase, conditions and container statuses), with kube's `IsPodActive`, `metav1.GetControllerOf` and `IsPodReady` on
 //! it. A whole Pod may be passed; other members are ignored. Absent and `null` members read as
 //! Go's zero values and a `null` list item as the zero item, as encoding/json decodes a Pod; where
 //! a family reads a zero value in its own way, that is in the family's decide code.
 //!
 //! Used by `pub.match`, `sidecarset.match` / `sidecarset.inject` (matching), the rollout pod
-//! readers (`rollout.active_pods_order`, `rollout.cloneset_status`, `rollout.statefulset_status`)
-//! and `jobsidecar.decide`. PUB's admission and allocation keep their own Pod types: PUB writes
+//! readers (`rollout.active_pods_order`, `rollout.cloneset_status`, `rollout.statefulset_status`,
+//! `rollout.daemonset_status`, the CloneSet pod orders), `sidecarset.next_upgrade`,
+//! `workloadspread.reconcile` and `jobsidecar.decide`. PUB's admission and allocation keep their own Pod types: PUB writes
 //! the pod back member for member (its `spec` kept verbatim) and allocation parses times and
 //! requires `metadata.name` on reading (see `docs/design.md`).
 
 pub use crate::k8s::condition::Condition;
 pub use crate::k8s::meta::{ObjectMeta, OwnerReference, null_items};
 use crate::k8s::null_as_default;
+use crate::k8s::scheduling::{Affinity, Toleration};
 use serde::{Deserialize, Serialize};
 
 /// A Pod, reduced to the members the families read.
@@ -55,6 +57,36 @@ pub struct PodSpec {
     #[serde(default, deserialize_with = "null_items")]
     #[schemars(with = "Option<Vec<Option<Container>>>")]
     pub containers: Vec<Container>,
+    /// `affinity` (its node affinity is what the families read); null or absent: none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub affinity: Option<Affinity>,
+    /// `tolerations`, in order; null or absent: none.
+    #[serde(
+        default,
+        deserialize_with = "null_items",
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    #[schemars(with = "Option<Vec<Option<Toleration>>>")]
+    pub tolerations: Vec<Toleration>,
+    /// `readinessGates`: condition types that must be `True` besides the containers' readiness
+    /// (kube counts them in `Ready`); null or absent: none.
+    #[serde(
+        default,
+        deserialize_with = "null_items",
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    #[schemars(with = "Option<Vec<Option<ReadinessGate>>>")]
+    pub readiness_gates: Vec<ReadinessGate>,
+}
+
+/// One `spec.readinessGates[]` entry.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReadinessGate {
+    /// `conditionType`; null or absent: `""`.
+    #[serde(default, deserialize_with = "null_as_default")]
+    #[schemars(with = "Option<String>")]
+    pub condition_type: String,
 }
 
 /// One `spec.containers[]` / `spec.initContainers[]` entry, the members read.

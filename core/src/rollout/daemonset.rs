@@ -135,6 +135,7 @@ pub enum NodeState {
 
 /// One candidate node of a rolling update (other members are ignored).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(rename = "UpdateCandidateNode")]
 pub struct Node {
     /// Node name (compared by bytes; a name listed twice is one node, its last entry wins).
     pub name: String,

@@ -28,8 +28,7 @@ use super::active_pods::Condition as PodCondition;
 use crate::error::{Error, Result};
 use crate::k8s::null_as_default as null_default;
 use crate::k8s::scheduling::{
-    Affinity, Taint, Toleration, daemon_pod_tolerations, required_node_affinity_matches,
-    untolerated_taint,
+    Affinity, Toleration, daemon_pod_tolerations, required_node_affinity_matches, untolerated_taint,
 };
 use crate::k8s::strconv::atoi;
 use crate::time::parse_time;
@@ -175,122 +174,18 @@ pub struct DaemonSet {
     pub status: DsStatus,
 }
 
-/// A node's `metadata` (members read).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
-#[serde(default)]
-#[schemars(rename = "DaemonsetStatusNodeMeta")]
-pub struct NodeMeta {
-    /// `name`.
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<String>")]
-    pub name: String,
-    /// `labels`.
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<BTreeMap<String, String>>")]
-    pub labels: BTreeMap<String, String>,
-}
-
-/// A node's `spec` (only `taints` is read).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
-#[serde(default)]
-#[schemars(rename = "DaemonsetStatusNodeSpec")]
-pub struct NodeSpec {
-    /// `taints`.
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<Vec<Taint>>")]
-    pub taints: Vec<Taint>,
-}
-
-/// A node (members read).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
-#[serde(default)]
-#[schemars(rename = "DaemonsetStatusNode")]
-pub struct Node {
-    /// `metadata`: name and labels.
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<NodeMeta>")]
-    pub metadata: NodeMeta,
-    /// `spec`: taints.
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<NodeSpec>")]
-    pub spec: NodeSpec,
-}
-
-/// A pod's `metadata` (members read).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
-#[serde(default, rename_all = "camelCase")]
-#[schemars(rename = "DaemonsetStatusPodMeta")]
-pub struct PodMeta {
-    /// `name` (orders pods created at the same time).
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<String>")]
-    pub name: String,
-    /// `labels` (`controller-revision-hash`, `pod-template-generation`).
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<BTreeMap<String, String>>")]
-    pub labels: BTreeMap<String, String>,
-    /// `creationTimestamp`, RFC 3339; absent or null: the zero time (oldest).
-    pub creation_timestamp: Option<String>,
-}
-
-/// One `spec.readinessGates[]` entry.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
-#[serde(default, rename_all = "camelCase")]
-#[schemars(rename = "DaemonsetStatusReadinessGate")]
-pub struct ReadinessGate {
-    /// `conditionType`.
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<String>")]
-    pub condition_type: String,
-}
-
-/// A pod's `spec` (members read).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
-#[serde(default, rename_all = "camelCase")]
-#[schemars(rename = "DaemonsetStatusPodSpec")]
-pub struct PodSpec {
-    /// `nodeName`; empty: the pod is not bound and targets the node its required node affinity
-    /// names.
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<String>")]
-    pub node_name: String,
-    /// `affinity` (its required node affinity's `matchFields`).
-    pub affinity: Option<Affinity>,
-    /// `readinessGates`.
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<Vec<ReadinessGate>>")]
-    pub readiness_gates: Vec<ReadinessGate>,
-}
-
-/// A pod's `status` (only `conditions` is read).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
-#[serde(default)]
-#[schemars(rename = "DaemonsetStatusPodStatus")]
-pub struct PodStatus {
-    /// `conditions` (`Ready`, `InPlaceUpdateReady`).
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<Vec<PodCondition>>")]
-    pub conditions: Vec<PodCondition>,
-}
-
-/// A daemon pod (members read).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
-#[serde(default)]
-#[schemars(rename = "DaemonsetStatusPod")]
-pub struct Pod {
-    /// `metadata`.
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<PodMeta>")]
-    pub metadata: PodMeta,
-    /// `spec`.
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<PodSpec>")]
-    pub spec: PodSpec,
-    /// `status`.
-    #[serde(deserialize_with = "null_default")]
-    #[schemars(with = "Option<PodStatus>")]
-    pub status: PodStatus,
-}
+/// A node: the shared [`crate::k8s::node::Node`] (name, labels, taints are read).
+pub use crate::k8s::node::{Node, NodeSpec};
+/// A node's or pod's `metadata`: the shared [`crate::k8s::meta::ObjectMeta`] (a pod's name orders
+/// pods created at the same time; its labels `controller-revision-hash` and
+/// `pod-template-generation`; `creationTimestamp`, absent or null: the zero time, the oldest).
+pub type PodMeta = crate::k8s::meta::ObjectMeta;
+/// A node's `metadata` (the shared `ObjectMeta`).
+pub type NodeMeta = crate::k8s::meta::ObjectMeta;
+/// A daemon pod: the shared [`crate::k8s::pod::Pod`]. Read: `metadata`; `spec.nodeName` (empty:
+/// not bound, the pod targets the node its required node affinity's `matchFields` names),
+/// `spec.affinity`, `spec.readinessGates`; `status.conditions` (`Ready`, `InPlaceUpdateReady`).
+pub use crate::k8s::pod::{Pod, PodSpec, PodStatus, ReadinessGate};
 
 /// Input of `rollout.daemonset_status`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]

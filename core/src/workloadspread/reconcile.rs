@@ -8,12 +8,11 @@
 use crate::api::workloadspread::{MATCHED_ANNOTATION, pod_version};
 use crate::error::{Error, Result};
 use crate::intstr::{Flavour, IntOrPercent};
-use crate::k8s::condition::Condition;
-use crate::k8s::meta::{ObjectMeta, null_items};
+use crate::k8s::meta::ObjectMeta;
 use crate::k8s::null_as_default;
 use crate::k8s::scheduling::{
-    Affinity, NodeSelectorTerm, PreferredSchedulingTerm, Taint, Toleration, match_terms,
-    preferred_score, untolerated_taint,
+    NodeSelectorTerm, PreferredSchedulingTerm, Toleration, match_terms, preferred_score,
+    untolerated_taint,
 };
 use crate::rollout::active_pods;
 use jiff::Timestamp;
@@ -244,110 +243,24 @@ pub struct SubsetCondition {
     pub message: String,
 }
 
-/// A pod of the workload, reduced to what the controller reads; a whole Pod may be passed.
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[schemars(rename = "WorkloadSpreadPod")]
-pub struct WsPod {
-    /// `metadata`.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<ObjectMeta>")]
-    pub metadata: ObjectMeta,
-    /// `spec`.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<WsPodSpec>")]
-    pub spec: WsPodSpec,
-    /// `status` (phase, conditions, container restart counts).
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<WsPodStatus>")]
-    pub status: WsPodStatus,
-}
-
-/// Pod `status`.
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[schemars(rename = "WorkloadSpreadPodStatus")]
-pub struct WsPodStatus {
-    /// `phase`: `Succeeded`/`Failed` pods are not active; `Pending` ones may be rescheduled.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<String>")]
-    pub phase: String,
-    /// `conditions` (`Ready` for the deletion order, `PodScheduled` for rescheduling).
-    #[serde(default, deserialize_with = "null_items")]
-    #[schemars(with = "Option<Vec<Option<Condition>>>")]
-    pub conditions: Vec<Condition>,
-    /// `containerStatuses` (restart counts, for the deletion order).
-    #[serde(default, deserialize_with = "null_items")]
-    #[schemars(with = "Option<Vec<Option<active_pods::ContainerStatus>>>")]
-    pub container_statuses: Vec<active_pods::ContainerStatus>,
-    /// `initContainerStatuses` (sidecar restart counts, for the deletion order).
-    #[serde(default, deserialize_with = "null_items")]
-    #[schemars(with = "Option<Vec<Option<active_pods::ContainerStatus>>>")]
-    pub init_container_statuses: Vec<active_pods::ContainerStatus>,
-}
-
-/// Pod `spec`.
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[schemars(rename = "WorkloadSpreadPodSpec")]
-pub struct WsPodSpec {
-    /// `nodeName`: the node a pod without a subset is placed by; empty: unscheduled.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<String>")]
-    pub node_name: String,
-    /// `tolerations`.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<Vec<Toleration>>")]
-    pub tolerations: Vec<Toleration>,
-    /// `affinity` (its required node affinity is read).
-    #[serde(default)]
-    pub affinity: Option<Affinity>,
-    /// `initContainers` (restart policy, for the deletion order of sidecar restarts).
-    #[serde(default, deserialize_with = "null_items")]
-    #[schemars(with = "Option<Vec<Option<active_pods::InitContainer>>>")]
-    pub init_containers: Vec<active_pods::InitContainer>,
-}
-
-/// A node.
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[schemars(rename = "WorkloadSpreadNode")]
-pub struct WsNode {
-    /// `metadata`.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<WsNodeMeta>")]
-    pub metadata: WsNodeMeta,
-    /// `spec`.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<WsNodeSpec>")]
-    pub spec: WsNodeSpec,
-}
-
-/// Node `metadata`.
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[schemars(rename = "WorkloadSpreadNodeMeta")]
-pub struct WsNodeMeta {
-    /// `name`: unique among the nodes.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<String>")]
-    pub name: String,
-    /// `labels`.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<BTreeMap<String, String>>")]
-    pub labels: BTreeMap<String, String>,
-}
-
-/// Node `spec`.
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[schemars(rename = "WorkloadSpreadNodeSpec")]
-pub struct WsNodeSpec {
-    /// `taints`.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schemars(with = "Option<Vec<Taint>>")]
-    pub taints: Vec<Taint>,
-}
+/// A pod of the workload: the shared [`crate::k8s::pod::Pod`] (a whole Pod may be passed). Read:
+/// `metadata` (name, annotations, deletion timestamp, creation time); `spec.nodeName` (the node a
+/// pod without a subset is placed by; empty: unscheduled), `tolerations`, `affinity` (its
+/// required node affinity), `initContainers` (restart policy, for the deletion order of sidecar
+/// restarts); `status.phase` (`Succeeded`/`Failed` pods are not active, `Pending` ones may be
+/// rescheduled), `conditions` (`Ready` for the deletion order, `PodScheduled` for rescheduling),
+/// container and init container restart counts (the deletion order).
+pub type WsPod = crate::k8s::pod::Pod;
+/// Pod `spec` (the shared [`crate::k8s::pod::PodSpec`]).
+pub type WsPodSpec = crate::k8s::pod::PodSpec;
+/// Pod `status` (the shared [`crate::k8s::pod::PodStatus`]).
+pub type WsPodStatus = crate::k8s::pod::PodStatus;
+/// A node: the shared [`crate::k8s::node::Node`] (name, labels, taints).
+pub type WsNode = crate::k8s::node::Node;
+/// Node `metadata` (the shared `ObjectMeta`: name, unique among the nodes, and labels).
+pub type WsNodeMeta = ObjectMeta;
+/// Node `spec` (the shared [`crate::k8s::node::NodeSpec`]: taints).
+pub type WsNodeSpec = crate::k8s::node::NodeSpec;
 
 /// Input of `workloadspread.reconcile`.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]

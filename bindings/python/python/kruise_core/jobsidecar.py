@@ -8,7 +8,7 @@ from typing import Any, Dict, List, Literal, Optional, Tuple, Union, cast
 from typing_extensions import NotRequired, TypeAlias, TypedDict
 
 from ._kruise_core import call
-from .k8s import Condition as Condition, Container as Container, ContainerState as ContainerState, ContainerStateTerminated as ContainerStateTerminated, ContainerStatus as ContainerStatus, EnvVar as EnvVar, ObjectMeta as ObjectMeta, OwnerReference as OwnerReference, Pod as Pod, PodSpec as PodSpec, PodStatus as PodStatus  # shared shapes, re-exported
+from .k8s import Affinity as Affinity, Condition as Condition, Container as Container, ContainerState as ContainerState, ContainerStateTerminated as ContainerStateTerminated, ContainerStatus as ContainerStatus, EnvVar as EnvVar, NodeAffinity as NodeAffinity, NodeSelector as NodeSelector, NodeSelectorRequirement as NodeSelectorRequirement, NodeSelectorTerm as NodeSelectorTerm, ObjectMeta as ObjectMeta, OwnerReference as OwnerReference, Pod as Pod, PodSpec as PodSpec, PodStatus as PodStatus, ReadinessGate as ReadinessGate, Toleration as Toleration  # shared shapes, re-exported
 
 
 class ContainerRecreateRequest(TypedDict):
@@ -124,6 +124,7 @@ def decide(input: DecideInput) -> DecideOutput:
 
 
 __all__ = [
+    "Affinity",
     "Condition",
     "Container",
     "ContainerRecreateRequest",
@@ -135,11 +136,17 @@ __all__ = [
     "EnvVar",
     "ImageUpdate",
     "JobNode",
+    "NodeAffinity",
+    "NodeSelector",
+    "NodeSelectorRequirement",
+    "NodeSelectorTerm",
     "ObjectMeta",
     "OwnerReference",
     "Pod",
     "PodSpec",
     "PodStatus",
+    "ReadinessGate",
     "StatusPatch",
+    "Toleration",
     "decide",
 ]

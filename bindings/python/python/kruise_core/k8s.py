@@ -238,6 +238,36 @@ class Namespace(TypedDict):
     """`metadata`; absent or null: the zero metadata."""
 
 
+class Taint(TypedDict):
+    """One node taint (`spec.taints[]`; `timeAdded` ignored)."""
+
+    effect: NotRequired[Optional[str]]
+    """`NoSchedule`, `PreferNoSchedule` or `NoExecute`."""
+
+    key: NotRequired[Optional[str]]
+    """The taint key."""
+
+    value: NotRequired[Optional[str]]
+    """The taint value; absent: `""`."""
+
+
+class NodeSpec(TypedDict):
+    """Node `spec` members read."""
+
+    taints: NotRequired[Optional[List[Optional[Taint]]]]
+    """`taints`, in order; null or absent: none."""
+
+
+class Node(TypedDict):
+    """A Node, reduced to the members the families read."""
+
+    metadata: NotRequired[Optional[ObjectMeta]]
+    """`metadata` (`name`, `labels`); absent or null: the zero metadata."""
+
+    spec: NotRequired[Optional[NodeSpec]]
+    """`spec`; absent or null: no taints."""
+
+
 class OrderPriorityTerm(TypedDict):
     """One `orderPriority[]` term."""
 
@@ -245,8 +275,34 @@ class OrderPriorityTerm(TypedDict):
     """`orderedKey`: the label whose value's integer suffix orders the pods (larger first)."""
 
 
+class ReadinessGate(TypedDict):
+    """One `spec.readinessGates[]` entry."""
+
+    conditionType: NotRequired[Optional[str]]
+    """`conditionType`; null or absent: `""`."""
+
+
+class Toleration(TypedDict):
+    """One pod toleration (`spec.tolerations[]`; `tolerationSeconds` ignored)."""
+
+    effect: NotRequired[Optional[str]]
+    """The effect tolerated; empty: every effect."""
+
+    key: NotRequired[Optional[str]]
+    """The taint key tolerated; empty: every key."""
+
+    operator: NotRequired[Optional[str]]
+    """`Equal` (also `""`) or `Exists`; another operator tolerates nothing."""
+
+    value: NotRequired[Optional[str]]
+    """The value `Equal` compares."""
+
+
 class PodSpec(TypedDict):
     """Pod `spec` members read."""
+
+    affinity: NotRequired[Optional[Affinity]]
+    """`affinity` (its node affinity is what the families read); null or absent: none."""
 
     containers: NotRequired[Optional[List[Optional[Container]]]]
     """`containers`, in order; null or absent: none."""
@@ -257,10 +313,18 @@ class PodSpec(TypedDict):
     nodeName: NotRequired[Optional[str]]
     """`nodeName`; null or absent: `""` (not bound to a node)."""
 
+    readinessGates: NotRequired[Optional[List[Optional[ReadinessGate]]]]
+    """`readinessGates`: condition types that must be `True` besides the containers' readiness
+    (kube counts them in `Ready`); null or absent: none.
+    """
+
     restartPolicy: NotRequired[Optional[str]]
     """`restartPolicy` (`Always`, `OnFailure`, `Never`); null or absent: `""` (the API server
     defaults it to `Always`).
     """
+
+    tolerations: NotRequired[Optional[List[Optional[Toleration]]]]
+    """`tolerations`, in order; null or absent: none."""
 
 
 class PodStatus(TypedDict):
@@ -300,35 +364,6 @@ class ScatterTerm(TypedDict):
 
     value: NotRequired[Optional[str]]
     """`value`: a label value (the SidecarSet also takes `*`: every value its matched pods carry)."""
-
-
-class Taint(TypedDict):
-    """One node taint (`spec.taints[]`; `timeAdded` ignored)."""
-
-    effect: NotRequired[Optional[str]]
-    """`NoSchedule`, `PreferNoSchedule` or `NoExecute`."""
-
-    key: NotRequired[Optional[str]]
-    """The taint key."""
-
-    value: NotRequired[Optional[str]]
-    """The taint value; absent: `""`."""
-
-
-class Toleration(TypedDict):
-    """One pod toleration (`spec.tolerations[]`; `tolerationSeconds` ignored)."""
-
-    effect: NotRequired[Optional[str]]
-    """The effect tolerated; empty: every effect."""
-
-    key: NotRequired[Optional[str]]
-    """The taint key tolerated; empty: every key."""
-
-    operator: NotRequired[Optional[str]]
-    """`Equal` (also `""`) or `Exists`; another operator tolerates nothing."""
-
-    value: NotRequired[Optional[str]]
-    """The value `Equal` compares."""
 
 
 class WeightPriorityTerm(TypedDict):
@@ -385,16 +420,19 @@ __all__ = [
     "IntOrPercent",
     "LabelSelector",
     "Namespace",
+    "Node",
     "NodeAffinity",
     "NodeSelector",
     "NodeSelectorRequirement",
     "NodeSelectorTerm",
+    "NodeSpec",
     "ObjectMeta",
     "OrderPriorityTerm",
     "OwnerReference",
     "Pod",
     "PodSpec",
     "PodStatus",
+    "ReadinessGate",
     "Requirement",
     "ScatterTerm",
     "Taint",

@@ -8,7 +8,7 @@ from typing import Any, Dict, List, Literal, Optional, Tuple, Union, cast
 from typing_extensions import NotRequired, TypeAlias, TypedDict
 
 from ._kruise_core import call
-from .k8s import Condition as Condition, Container as Container, ContainerState as ContainerState, ContainerStateTerminated as ContainerStateTerminated, ContainerStatus as ContainerStatus, EnvVar as EnvVar, IntOrPercent as IntOrPercent, LabelSelector as LabelSelector, ObjectMeta as ObjectMeta, OwnerReference as OwnerReference, Pod as Pod, PodSpec as PodSpec, PodStatus as PodStatus, Requirement as Requirement, WebhookNamespace as WebhookNamespace  # shared shapes, re-exported
+from .k8s import Affinity as Affinity, Condition as Condition, Container as Container, ContainerState as ContainerState, ContainerStateTerminated as ContainerStateTerminated, ContainerStatus as ContainerStatus, EnvVar as EnvVar, IntOrPercent as IntOrPercent, LabelSelector as LabelSelector, NodeAffinity as NodeAffinity, NodeSelector as NodeSelector, NodeSelectorRequirement as NodeSelectorRequirement, NodeSelectorTerm as NodeSelectorTerm, ObjectMeta as ObjectMeta, OwnerReference as OwnerReference, Pod as Pod, PodSpec as PodSpec, PodStatus as PodStatus, ReadinessGate as ReadinessGate, Requirement as Requirement, Toleration as Toleration, WebhookNamespace as WebhookNamespace  # shared shapes, re-exported
 
 
 class FeatureGates(TypedDict):
@@ -823,6 +823,7 @@ __all__ = [
     "AdmitRequest",
     "AdmitReviewInput",
     "AdmitReviewOutput",
+    "Affinity",
     "ClassifyUpdateInput",
     "ClassifyUpdateOutput",
     "Condition",
@@ -841,6 +842,10 @@ __all__ = [
     "MatchPodEntry",
     "MatchPub",
     "MatchPubSpec",
+    "NodeAffinity",
+    "NodeSelector",
+    "NodeSelectorRequirement",
+    "NodeSelectorTerm",
     "ObjectMeta",
     "Operation",
     "OwnerReference",
@@ -866,6 +871,7 @@ __all__ = [
     "PubSpec",
     "PubStatus",
     "PubStatusOutput",
+    "ReadinessGate",
     "RecordTime",
     "RequestOperation",
     "Requirement",
@@ -876,6 +882,7 @@ __all__ = [
     "StatusInput",
     "StatusOutput",
     "TargetRef",
+    "Toleration",
     "UpdateClass",
     "ValidateInput",
     "ValidateOutput",

@@ -8,7 +8,7 @@ from typing import Any, Dict, List, Literal, Optional, Tuple, Union, cast
 from typing_extensions import NotRequired, TypeAlias, TypedDict
 
 from ._kruise_core import call
-from .k8s import Affinity as Affinity, Condition as Condition, Container as Container, ContainerState as ContainerState, ContainerStateTerminated as ContainerStateTerminated, ContainerStatus as ContainerStatus, EnvVar as EnvVar, IntOrPercent as IntOrPercent, LabelSelector as LabelSelector, NodeAffinity as NodeAffinity, NodeSelector as NodeSelector, NodeSelectorRequirement as NodeSelectorRequirement, NodeSelectorTerm as NodeSelectorTerm, ObjectMeta as ObjectMeta, OrderPriorityTerm as OrderPriorityTerm, OwnerReference as OwnerReference, Pod as Pod, PodSpec as PodSpec, PodStatus as PodStatus, Requirement as Requirement, ScatterTerm as ScatterTerm, Taint as Taint, Toleration as Toleration, UpdatePriorityStrategy as UpdatePriorityStrategy, WeightPriorityTerm as WeightPriorityTerm  # shared shapes, re-exported
+from .k8s import Affinity as Affinity, Condition as Condition, Container as Container, ContainerState as ContainerState, ContainerStateTerminated as ContainerStateTerminated, ContainerStatus as ContainerStatus, EnvVar as EnvVar, IntOrPercent as IntOrPercent, LabelSelector as LabelSelector, Node as Node, NodeAffinity as NodeAffinity, NodeSelector as NodeSelector, NodeSelectorRequirement as NodeSelectorRequirement, NodeSelectorTerm as NodeSelectorTerm, NodeSpec as NodeSpec, ObjectMeta as ObjectMeta, OrderPriorityTerm as OrderPriorityTerm, OwnerReference as OwnerReference, Pod as Pod, PodSpec as PodSpec, PodStatus as PodStatus, ReadinessGate as ReadinessGate, Requirement as Requirement, ScatterTerm as ScatterTerm, Taint as Taint, Toleration as Toleration, UpdatePriorityStrategy as UpdatePriorityStrategy, WeightPriorityTerm as WeightPriorityTerm  # shared shapes, re-exported
 from ._rollout_extras import scale as scale  # hand-written
 
 
@@ -863,88 +863,6 @@ class DaemonsetStatusFieldsOutput(TypedDict):
     """Nodes that should run the pod whose first pod is on `hash` (or the template generation)."""
 
 
-class DaemonsetStatusNodeMeta(TypedDict):
-    """A node's `metadata` (members read)."""
-
-    labels: NotRequired[Optional[Dict[str, str]]]
-    """`labels`."""
-
-    name: NotRequired[Optional[str]]
-    """`name`."""
-
-
-class DaemonsetStatusNodeSpec(TypedDict):
-    """A node's `spec` (only `taints` is read)."""
-
-    taints: NotRequired[Optional[List[Taint]]]
-    """`taints`."""
-
-
-class DaemonsetStatusNode(TypedDict):
-    """A node (members read)."""
-
-    metadata: NotRequired[Optional[DaemonsetStatusNodeMeta]]
-    """`metadata`: name and labels."""
-
-    spec: NotRequired[Optional[DaemonsetStatusNodeSpec]]
-    """`spec`: taints."""
-
-
-class DaemonsetStatusPodMeta(TypedDict):
-    """A pod's `metadata` (members read)."""
-
-    creationTimestamp: NotRequired[Optional[str]]
-    """`creationTimestamp`, RFC 3339; absent or null: the zero time (oldest)."""
-
-    labels: NotRequired[Optional[Dict[str, str]]]
-    """`labels` (`controller-revision-hash`, `pod-template-generation`)."""
-
-    name: NotRequired[Optional[str]]
-    """`name` (orders pods created at the same time)."""
-
-
-class DaemonsetStatusReadinessGate(TypedDict):
-    """One `spec.readinessGates[]` entry."""
-
-    conditionType: NotRequired[Optional[str]]
-    """`conditionType`."""
-
-
-class DaemonsetStatusPodSpec(TypedDict):
-    """A pod's `spec` (members read)."""
-
-    affinity: NotRequired[Optional[Affinity]]
-    """`affinity` (its required node affinity's `matchFields`)."""
-
-    nodeName: NotRequired[Optional[str]]
-    """`nodeName`; empty: the pod is not bound and targets the node its required node affinity
-    names.
-    """
-
-    readinessGates: NotRequired[Optional[List[DaemonsetStatusReadinessGate]]]
-    """`readinessGates`."""
-
-
-class DaemonsetStatusPodStatus(TypedDict):
-    """A pod's `status` (only `conditions` is read)."""
-
-    conditions: NotRequired[Optional[List[Condition]]]
-    """`conditions` (`Ready`, `InPlaceUpdateReady`)."""
-
-
-class DaemonsetStatusPod(TypedDict):
-    """A daemon pod (members read)."""
-
-    metadata: NotRequired[Optional[DaemonsetStatusPodMeta]]
-    """`metadata`."""
-
-    spec: NotRequired[Optional[DaemonsetStatusPodSpec]]
-    """`spec`."""
-
-    status: NotRequired[Optional[DaemonsetStatusPodStatus]]
-    """`status`."""
-
-
 class DaemonsetStatusInput(TypedDict):
     """Input of `rollout.daemonset_status`."""
 
@@ -956,13 +874,13 @@ class DaemonsetStatusInput(TypedDict):
     ControllerRevision); empty: only the template generation marks a pod updated.
     """
 
-    nodes: NotRequired[Optional[List[DaemonsetStatusNode]]]
+    nodes: NotRequired[Optional[List[Node]]]
     """Every node of the cluster; absent or null: none."""
 
     now: str
     """The reconcile time, RFC 3339 (availability under `minReadySeconds`)."""
 
-    pods: NotRequired[Optional[List[DaemonsetStatusPod]]]
+    pods: NotRequired[Optional[List[Pod]]]
     """The DaemonSet's pods (those it owns or adopts, terminating ones included); absent or null:
     none.
     """
@@ -998,7 +916,7 @@ class DaemonsetStatusOutput(TypedDict):
 NodeState: TypeAlias = Literal["updated", "updating", "old"]
 
 
-class Node(TypedDict):
+class UpdateCandidateNode(TypedDict):
     """One candidate node of a rolling update (other members are ignored)."""
 
     name: str
@@ -1019,7 +937,7 @@ class DaemonsetUpdateNodesInput(TypedDict):
     desiredNumberScheduled: NotRequired[int]
     """`status.desiredNumberScheduled`, what a percentage partition is taken of; absent: 0."""
 
-    nodes: NotRequired[Optional[List[Node]]]
+    nodes: NotRequired[Optional[List[UpdateCandidateNode]]]
     """The nodes that run (or should run) a daemon pod; absent or null: none."""
 
     partition: NotRequired[Optional[IntOrPercent]]
@@ -2058,16 +1976,8 @@ __all__ = [
     "DaemonsetStatusFields",
     "DaemonsetStatusFieldsOutput",
     "DaemonsetStatusInput",
-    "DaemonsetStatusNode",
-    "DaemonsetStatusNodeMeta",
-    "DaemonsetStatusNodeSpec",
     "DaemonsetStatusObjectMeta",
     "DaemonsetStatusOutput",
-    "DaemonsetStatusPod",
-    "DaemonsetStatusPodMeta",
-    "DaemonsetStatusPodSpec",
-    "DaemonsetStatusPodStatus",
-    "DaemonsetStatusReadinessGate",
     "DaemonsetStatusSpec",
     "DaemonsetStatusTemplate",
     "DaemonsetStatusTemplateSpec",
@@ -2097,6 +2007,7 @@ __all__ = [
     "NodeSelector",
     "NodeSelectorRequirement",
     "NodeSelectorTerm",
+    "NodeSpec",
     "NodeState",
     "ObjectMeta",
     "OrderPriorityTerm",
@@ -2122,6 +2033,7 @@ __all__ = [
     "ProgressStatus",
     "ProgressingCondition",
     "ProgressingConditionOutput",
+    "ReadinessGate",
     "Requirement",
     "Revision",
     "ScaleIntOrPercentInput",
@@ -2148,6 +2060,7 @@ __all__ = [
     "StsStatusUpdateStrategy",
     "Taint",
     "Toleration",
+    "UpdateCandidateNode",
     "UpdatePriorityStrategy",
     "ValidateInput",
     "ValidateInputCloneSet",

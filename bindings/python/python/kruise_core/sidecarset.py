@@ -8,7 +8,7 @@ from typing import Any, Dict, List, Literal, Optional, Tuple, Union, cast
 from typing_extensions import NotRequired, TypeAlias, TypedDict
 
 from ._kruise_core import call
-from .k8s import Condition as Condition, Container as Container, ContainerState as ContainerState, ContainerStateTerminated as ContainerStateTerminated, ContainerStatus as ContainerStatus, EnvVar as EnvVar, IntOrPercent as IntOrPercent, LabelSelector as LabelSelector, Namespace as Namespace, ObjectMeta as ObjectMeta, OrderPriorityTerm as OrderPriorityTerm, OwnerReference as OwnerReference, Pod as Pod, PodSpec as PodSpec, PodStatus as PodStatus, Requirement as Requirement, ScatterTerm as ScatterTerm, UpdatePriorityStrategy as UpdatePriorityStrategy, WeightPriorityTerm as WeightPriorityTerm  # shared shapes, re-exported
+from .k8s import Affinity as Affinity, Condition as Condition, Container as Container, ContainerState as ContainerState, ContainerStateTerminated as ContainerStateTerminated, ContainerStatus as ContainerStatus, EnvVar as EnvVar, IntOrPercent as IntOrPercent, LabelSelector as LabelSelector, Namespace as Namespace, NodeAffinity as NodeAffinity, NodeSelector as NodeSelector, NodeSelectorRequirement as NodeSelectorRequirement, NodeSelectorTerm as NodeSelectorTerm, ObjectMeta as ObjectMeta, OrderPriorityTerm as OrderPriorityTerm, OwnerReference as OwnerReference, Pod as Pod, PodSpec as PodSpec, PodStatus as PodStatus, ReadinessGate as ReadinessGate, Requirement as Requirement, ScatterTerm as ScatterTerm, Toleration as Toleration, UpdatePriorityStrategy as UpdatePriorityStrategy, WeightPriorityTerm as WeightPriorityTerm  # shared shapes, re-exported
 
 
 class InjectInput(TypedDict):
@@ -354,6 +354,7 @@ def next_upgrade(input: NextUpgradeInput) -> NextUpgradeOutput:
 
 
 __all__ = [
+    "Affinity",
     "Condition",
     "Container",
     "ContainerState",
@@ -371,6 +372,10 @@ __all__ = [
     "Namespace",
     "NextUpgradeInput",
     "NextUpgradeOutput",
+    "NodeAffinity",
+    "NodeSelector",
+    "NodeSelectorRequirement",
+    "NodeSelectorTerm",
     "ObjectMeta",
     "OrderPriorityTerm",
     "OwnerReference",
@@ -379,12 +384,14 @@ __all__ = [
     "PodStatus",
     "PodUpgrade",
     "PodUpgradeReason",
+    "ReadinessGate",
     "Requirement",
     "ScatterTerm",
     "SidecarContainerUpgradeStrategy",
     "SidecarSetObject",
     "SidecarSetSpec",
     "SidecarSetUpdateStrategy",
+    "Toleration",
     "UpdatePriorityStrategy",
     "UpgradeAction",
     "UpgradeSidecarContainer",

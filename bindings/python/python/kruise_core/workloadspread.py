@@ -8,7 +8,7 @@ from typing import Any, Dict, List, Literal, Optional, Tuple, Union, cast
 from typing_extensions import NotRequired, TypeAlias, TypedDict
 
 from ._kruise_core import call
-from .k8s import Affinity as Affinity, Condition as Condition, Container as Container, ContainerState as ContainerState, ContainerStateTerminated as ContainerStateTerminated, ContainerStatus as ContainerStatus, EnvVar as EnvVar, IntOrPercent as IntOrPercent, NodeAffinity as NodeAffinity, NodeSelector as NodeSelector, NodeSelectorRequirement as NodeSelectorRequirement, NodeSelectorTerm as NodeSelectorTerm, ObjectMeta as ObjectMeta, OwnerReference as OwnerReference, Taint as Taint, Toleration as Toleration  # shared shapes, re-exported
+from .k8s import Affinity as Affinity, Condition as Condition, Container as Container, ContainerState as ContainerState, ContainerStateTerminated as ContainerStateTerminated, ContainerStatus as ContainerStatus, EnvVar as EnvVar, IntOrPercent as IntOrPercent, Node as Node, NodeAffinity as NodeAffinity, NodeSelector as NodeSelector, NodeSelectorRequirement as NodeSelectorRequirement, NodeSelectorTerm as NodeSelectorTerm, NodeSpec as NodeSpec, ObjectMeta as ObjectMeta, OwnerReference as OwnerReference, Pod as Pod, PodSpec as PodSpec, PodStatus as PodStatus, ReadinessGate as ReadinessGate, Taint as Taint, Toleration as Toleration  # shared shapes, re-exported
 
 
 class AdaptiveStrategy(TypedDict):
@@ -47,78 +47,6 @@ class PreferredSchedulingTerm(TypedDict):
 
     weight: NotRequired[int]
     """`weight`; a term of weight 0 is skipped."""
-
-
-class WorkloadSpreadNodeMeta(TypedDict):
-    """Node `metadata`."""
-
-    labels: NotRequired[Optional[Dict[str, str]]]
-    """`labels`."""
-
-    name: NotRequired[Optional[str]]
-    """`name`: unique among the nodes."""
-
-
-class WorkloadSpreadNodeSpec(TypedDict):
-    """Node `spec`."""
-
-    taints: NotRequired[Optional[List[Taint]]]
-    """`taints`."""
-
-
-class WorkloadSpreadNode(TypedDict):
-    """A node."""
-
-    metadata: NotRequired[Optional[WorkloadSpreadNodeMeta]]
-    """`metadata`."""
-
-    spec: NotRequired[Optional[WorkloadSpreadNodeSpec]]
-    """`spec`."""
-
-
-class WorkloadSpreadPodSpec(TypedDict):
-    """Pod `spec`."""
-
-    affinity: NotRequired[Optional[Affinity]]
-    """`affinity` (its required node affinity is read)."""
-
-    initContainers: NotRequired[Optional[List[Optional[Container]]]]
-    """`initContainers` (restart policy, for the deletion order of sidecar restarts)."""
-
-    nodeName: NotRequired[Optional[str]]
-    """`nodeName`: the node a pod without a subset is placed by; empty: unscheduled."""
-
-    tolerations: NotRequired[Optional[List[Toleration]]]
-    """`tolerations`."""
-
-
-class WorkloadSpreadPodStatus(TypedDict):
-    """Pod `status`."""
-
-    conditions: NotRequired[Optional[List[Optional[Condition]]]]
-    """`conditions` (`Ready` for the deletion order, `PodScheduled` for rescheduling)."""
-
-    containerStatuses: NotRequired[Optional[List[Optional[ContainerStatus]]]]
-    """`containerStatuses` (restart counts, for the deletion order)."""
-
-    initContainerStatuses: NotRequired[Optional[List[Optional[ContainerStatus]]]]
-    """`initContainerStatuses` (sidecar restart counts, for the deletion order)."""
-
-    phase: NotRequired[Optional[str]]
-    """`phase`: `Succeeded`/`Failed` pods are not active; `Pending` ones may be rescheduled."""
-
-
-class WorkloadSpreadPod(TypedDict):
-    """A pod of the workload, reduced to what the controller reads; a whole Pod may be passed."""
-
-    metadata: NotRequired[Optional[ObjectMeta]]
-    """`metadata`."""
-
-    spec: NotRequired[Optional[WorkloadSpreadPodSpec]]
-    """`spec`."""
-
-    status: NotRequired[Optional[WorkloadSpreadPodStatus]]
-    """`status` (phase, conditions, container restart counts)."""
 
 
 class WsMeta(TypedDict):
@@ -280,13 +208,13 @@ class ReconcileInput(TypedDict):
     order. Absent or null: `""` (workload not found).
     """
 
-    nodes: NotRequired[Optional[List[WorkloadSpreadNode]]]
+    nodes: NotRequired[Optional[List[Node]]]
     """The nodes the pods run on (a pod whose node is not listed matches no subset)."""
 
     now: str
     """The current time (RFC 3339). Required."""
 
-    pods: NotRequired[Optional[List[WorkloadSpreadPod]]]
+    pods: NotRequired[Optional[List[Pod]]]
     """The pods of the workload (after `targetFilter`), in the order the cache lists them."""
 
     versionedStatusKinds: NotRequired[Optional[List[str]]]
@@ -438,13 +366,19 @@ __all__ = [
     "DeletionCost",
     "EnvVar",
     "IntOrPercent",
+    "Node",
     "NodeAffinity",
     "NodeSelector",
     "NodeSelectorRequirement",
     "NodeSelectorTerm",
+    "NodeSpec",
     "ObjectMeta",
     "OwnerReference",
+    "Pod",
+    "PodSpec",
+    "PodStatus",
     "PreferredSchedulingTerm",
+    "ReadinessGate",
     "ReconcileInput",
     "ReconcileOutput",
     "ScheduleStrategy",
@@ -459,12 +393,6 @@ __all__ = [
     "TargetRef",
     "Toleration",
     "WorkloadSpread",
-    "WorkloadSpreadNode",
-    "WorkloadSpreadNodeMeta",
-    "WorkloadSpreadNodeSpec",
-    "WorkloadSpreadPod",
-    "WorkloadSpreadPodSpec",
-    "WorkloadSpreadPodStatus",
     "WsMeta",
     "WsSpec",
     "WsStatus",
