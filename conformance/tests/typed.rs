@@ -79,3 +79,50 @@ fn every_fn_is_typed() {
     assert!(untyped.is_empty(), "untyped fns: {untyped:?}");
     assert!(kruise_core::registry::entries().count() >= 48);
 }
+
+/// `registry::call_text` (the generic call of every binding) answers every vector exactly as
+/// `registry::call` does: the same text on success, the same kind and message on error; and its
+/// text path (straight decoding into the typed input) is taken by a share of the successful cases.
+#[test]
+fn text_path_answers_as_the_value_path() {
+    let (mut cases, mut direct) = (0, 0);
+    let mut direct_fns = BTreeSet::new();
+    for (path, doc) in vector_docs() {
+        for case in doc["cases"].as_array().expect("cases") {
+            let (Some(fn_id), Some(input)) = (case["fn"].as_str(), case.get("input")) else {
+                continue;
+            };
+            let text = input.to_string();
+            let full = kruise_core::registry::call(fn_id, input).map(|v| v.to_string());
+            let via_text = kruise_core::registry::call_text(fn_id, &text);
+            let name = format!("{}: {}", path.display(), case["name"]);
+            match (&full, &via_text) {
+                (Ok(a), Ok(b)) => assert_eq!(a, b, "{name}"),
+                (Err(a), Err(b)) => {
+                    assert_eq!(
+                        (a.kind, &a.message, &a.field),
+                        (b.kind, &b.message, &b.field),
+                        "{name}"
+                    )
+                }
+                _ => panic!("{name}: call {full:?}, call_text {via_text:?}"),
+            }
+            cases += 1;
+            let entry = kruise_core::registry::lookup(fn_id).expect("registered fn id");
+            if let Some(out) = (entry.text)(&text) {
+                assert_eq!(Ok(&out), full.as_ref(), "{name}: text path");
+                direct += 1;
+                direct_fns.insert(fn_id.to_owned());
+            }
+        }
+    }
+    assert!(cases > 1000, "{cases} cases");
+    assert!(direct > 100, "text path taken by {direct} of {cases} cases");
+    for id in [
+        "resources.eval",
+        "rollout.scale_int_or_percent",
+        "cron.parse",
+    ] {
+        assert!(direct_fns.contains(id), "{id} never took the text path");
+    }
+}

@@ -18,13 +18,77 @@ pub const NOT_A_PERCENTAGE: &str = "not_a_percentage";
 pub const INVALID_NUMBER: &str = "invalid_number";
 
 /// An int-or-percent as Kubernetes serialises it: a JSON integer or a JSON string (`"50%"`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+///
+/// Decoding takes an integer in the int32 range or a string, and refuses anything else with the
+/// message serde gives an untagged enum (`data did not match any variant of untagged enum
+/// IntOrPercent`), without buffering the value first.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(untagged)]
 pub enum IntOrPercent {
     /// The integer form (int32 in Kubernetes).
     Int(i32),
     /// The string form, normally `"<n>%"`; kept verbatim.
     String(String),
+}
+
+impl<'de> Deserialize<'de> for IntOrPercent {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct V;
+        const NO_VARIANT: &str = "data did not match any variant of untagged enum IntOrPercent";
+        impl<'v> serde::de::Visitor<'v> for V {
+            type Value = IntOrPercent;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an int32 or a string")
+            }
+            fn visit_i64<E: serde::de::Error>(self, n: i64) -> std::result::Result<Self::Value, E> {
+                i32::try_from(n)
+                    .map(IntOrPercent::Int)
+                    .map_err(|_| E::custom(NO_VARIANT))
+            }
+            fn visit_u64<E: serde::de::Error>(self, n: u64) -> std::result::Result<Self::Value, E> {
+                i32::try_from(n)
+                    .map(IntOrPercent::Int)
+                    .map_err(|_| E::custom(NO_VARIANT))
+            }
+            fn visit_str<E: serde::de::Error>(
+                self,
+                s: &str,
+            ) -> std::result::Result<Self::Value, E> {
+                Ok(IntOrPercent::String(s.to_owned()))
+            }
+            fn visit_string<E: serde::de::Error>(
+                self,
+                s: String,
+            ) -> std::result::Result<Self::Value, E> {
+                Ok(IntOrPercent::String(s))
+            }
+            fn visit_f64<E: serde::de::Error>(self, _: f64) -> std::result::Result<Self::Value, E> {
+                Err(E::custom(NO_VARIANT))
+            }
+            fn visit_bool<E: serde::de::Error>(
+                self,
+                _: bool,
+            ) -> std::result::Result<Self::Value, E> {
+                Err(E::custom(NO_VARIANT))
+            }
+            fn visit_unit<E: serde::de::Error>(self) -> std::result::Result<Self::Value, E> {
+                Err(E::custom(NO_VARIANT))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'v>>(
+                self,
+                _: A,
+            ) -> std::result::Result<Self::Value, A::Error> {
+                Err(serde::de::Error::custom(NO_VARIANT))
+            }
+            fn visit_map<A: serde::de::MapAccess<'v>>(
+                self,
+                _: A,
+            ) -> std::result::Result<Self::Value, A::Error> {
+                Err(serde::de::Error::custom(NO_VARIANT))
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 /// Which parser reads the string form. `docs/rounding.md` lists the parser of every field.

@@ -5,6 +5,9 @@
 //! a decision function means adding one [`Entry`] to its family's table.
 
 use crate::error::{Error, Result, UNKNOWN_FN};
+
+/// Error kind of [`call_text`] for input text that is not JSON.
+pub const INVALID_JSON: &str = "invalid_json";
 use schemars::JsonSchema;
 use schemars::generate::{SchemaGenerator, SchemaSettings};
 use serde::Serialize;
@@ -21,6 +24,9 @@ pub enum Compare {
     /// Null-pruned equality (`api.default`): object members that are null/{}/[] are dropped.
     NullPruned,
 }
+
+/// A check of a decision's JSON input before it is decoded ([`Decision::CHECK_JSON`]).
+pub type JsonCheck = fn(&Value) -> Result<()>;
 
 /// A JSON-in, JSON-out decision handler (derived from a [`Decision`] by [`Entry::of`]).
 pub type Handler = fn(&Value) -> Result<Value>;
@@ -50,11 +56,17 @@ pub trait Decision {
     /// What it answers (the vector `expect` shape).
     type Output: Serialize + JsonSchema;
 
-    /// Checks on the JSON text's values before it is decoded, for what serde cannot tell apart
-    /// (e.g. a JSON array where Go's encoding/json wants an object). Default: none.
-    fn check_json(_input: &Value) -> Result<()> {
-        Ok(())
-    }
+    /// A check on the JSON value before it is decoded, for what serde cannot tell apart (e.g. a
+    /// JSON array where Go's encoding/json wants an object) or to report errors in the
+    /// reference's order. Default: none. Written as a constant so that [`call_text`] knows which
+    /// decisions have one.
+    const CHECK_JSON: Option<JsonCheck> = None;
+
+    /// `true` when [`Decision::CHECK_JSON`] only chooses *which* error an input gets: every input it
+    /// refuses is also refused by decoding or deciding. Such a decision keeps [`call_text`]'s
+    /// direct decoding of JSON text; a decision whose check refuses inputs that would decode and
+    /// decide (e.g. an array where Go wants an object) always goes through a `serde_json::Value`.
+    const CHECK_JSON_ONLY_ORDERS_ERRORS: bool = false;
 
     /// Decides.
     fn decide(input: Self::Input) -> Result<Self::Output>;
@@ -83,10 +95,37 @@ pub fn decide<D: Decision>(input: D::Input) -> Result<D::Output> {
 mod objects;
 
 fn typed_handler<D: Decision>(input: &Value) -> Result<Value> {
-    D::check_json(input)?;
+    if let Some(check) = D::CHECK_JSON {
+        check(input)?;
+    }
     objects::check::<D::Input>(D::ID, input)?;
     let typed: D::Input = decode(input)?;
     encode(&D::decide(typed)?)
+}
+
+/// The text path of decision `D`: `Some(output text)` when the input text decodes straight into
+/// `D::Input` and `D` decides it; `None` when the text needs the full path of [`call`] (an error to
+/// report, or input the direct decoding does not cover). See [`call_text`].
+fn typed_text<D: Decision>(input: &str) -> Option<String> {
+    // A check that may refuse what would decode and decide.
+    if D::CHECK_JSON.is_some() && !D::CHECK_JSON_ONLY_ORDERS_ERRORS {
+        return None;
+    }
+    // Arrays: serde would read a JSON array into a struct, which `objects::check` refuses.
+    // `-0`: `decode` reads it as the integer 0, serde_json's text decoder as the float -0.0.
+    // Both are found by a byte scan, conservatively (also inside strings).
+    let bytes = input.as_bytes();
+    let mut prev = 0u8;
+    for &b in bytes {
+        if b == b'[' || (prev == b'-' && b == b'0') {
+            return None;
+        }
+        prev = b;
+    }
+    let typed: D::Input = serde_json::from_str(input).ok()?;
+    let out = D::decide(typed).ok()?;
+    // Through a Value, so the text is the same as the full path's (object members sorted).
+    Some(serde_json::to_value(&out).ok()?.to_string())
 }
 
 /// The typed side of an entry: where its schemas come from.
@@ -120,6 +159,9 @@ pub struct Entry {
     /// The typed decision behind the handler (always set: [`Entry::of`] is the only constructor;
     /// `conformance/tests/typed.rs` checks it).
     pub typed: Option<Typed>,
+    /// The text path ([`call_text`]): the output text when the input text decodes straight into
+    /// the typed input and the decision succeeds, `None` when the full path must answer.
+    pub text: fn(&str) -> Option<String>,
 }
 
 impl Entry {
@@ -129,6 +171,7 @@ impl Entry {
             id: D::ID,
             doc: D::DOC,
             handler: typed_handler::<D>,
+            text: typed_text::<D>,
             compare: D::COMPARE,
             typed: Some(Typed {
                 source: D::SOURCE,
@@ -269,11 +312,11 @@ pub fn fn_ids() -> impl Iterator<Item = &'static str> {
 /// Looks up an entry by fn id (a hash map built on first use: every call through [`call`] looks
 /// its fn up, and a scan compares the id with every registered one).
 pub fn lookup(fn_id: &str) -> Option<&'static Entry> {
-    static BY_ID: std::sync::OnceLock<std::collections::HashMap<&'static str, &'static Entry>> =
-        std::sync::OnceLock::new();
+    type ById = std::collections::HashMap<&'static str, &'static Entry, IdHash>;
+    static BY_ID: std::sync::OnceLock<ById> = std::sync::OnceLock::new();
     BY_ID
         .get_or_init(|| {
-            let mut m = std::collections::HashMap::new();
+            let mut m = ById::default();
             for e in entries() {
                 m.entry(e.id).or_insert(e); // the first registration wins, as the scan found it
             }
@@ -281,6 +324,31 @@ pub fn lookup(fn_id: &str) -> Option<&'static Entry> {
         })
         .get(fn_id)
         .copied()
+}
+
+/// The hash of [`lookup`]'s map: FNV-1a over the fn id's bytes (the keys are a fixed set of short
+/// ids chosen by us, so no flooding resistance is needed; SipHash was a tenth of a small call).
+#[derive(Default, Clone, Copy)]
+struct IdHash;
+
+struct Fnv(u64);
+
+impl std::hash::BuildHasher for IdHash {
+    type Hasher = Fnv;
+    fn build_hasher(&self) -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
 }
 
 /// Calls decision function `fn_id` on `input` (the vector `input` shape of its spec).
@@ -298,6 +366,23 @@ pub fn call(fn_id: &str, input: &Value) -> Result<Value> {
         Some(e) => (e.handler)(input),
         None => Err(Error::new(UNKNOWN_FN, format!("unknown fn id {fn_id:?}"))),
     }
+}
+
+/// Calls decision function `fn_id` on JSON text and answers JSON text: what every binding's generic
+/// call does (`kruise_call` in C, Go's `Call`, Python's `call_json`, the wasm module).
+///
+/// The same answer as `call(fn_id, &serde_json::from_str(input)?)` printed, by a shorter way where it
+/// can: a successful call of a decision without a refusing [`Decision::CHECK_JSON`], on text with
+/// no array and no `-0`, decodes the text straight into the typed input (no `serde_json::Value`).
+/// Everything else, errors included, takes the full path, so messages and error kinds are those of
+/// [`call`]. Text that is not JSON is `invalid_json` at `input` (before an unknown fn id).
+pub fn call_text(fn_id: &str, input: &str) -> Result<String> {
+    if let Some(out) = lookup(fn_id).and_then(|e| (e.text)(input)) {
+        return Ok(out);
+    }
+    let value: Value =
+        serde_json::from_str(input).map_err(|err| Error::at(INVALID_JSON, "input", err))?;
+    call(fn_id, &value).map(|v| v.to_string())
 }
 
 /// Decodes a handler's input into a typed struct; a shape error is `invalid_input` naming the path
@@ -407,6 +492,84 @@ mod tests {
                 "{total}"
             );
         }
+    }
+
+    /// The text path answers as the full path where their decoders differ: `-0`, an array where
+    /// an object is wanted, a refusing check, an unknown fn, text that is not JSON.
+    #[test]
+    fn call_text_answers_as_call() {
+        let both = |id: &str, text: &str| {
+            let full = serde_json::from_str::<Value>(text)
+                .map_err(|e| Error::at(INVALID_JSON, "input", e))
+                .and_then(|v| call(id, &v))
+                .map(|v| v.to_string());
+            let via_text = call_text(id, text);
+            match (&full, &via_text) {
+                (Ok(a), Ok(b)) => assert_eq!(a, b, "{id} {text}"),
+                (Err(a), Err(b)) => assert_eq!(
+                    (a.kind, &a.message, &a.field),
+                    (b.kind, &b.message, &b.field),
+                    "{id} {text}"
+                ),
+                _ => panic!("{id} {text}: call {full:?}, call_text {via_text:?}"),
+            }
+            via_text
+        };
+        let scale = "rollout.scale_int_or_percent";
+        assert_eq!(
+            both(
+                scale,
+                r#"{"value":"25%","total":10,"roundUp":true,"mode":"scaled"}"#
+            )
+            .unwrap(),
+            "3"
+        );
+        assert_eq!(
+            both(
+                scale,
+                r#"{"value":-0,"total":10,"roundUp":true,"mode":"scaled"}"#
+            )
+            .unwrap(),
+            "0"
+        );
+        assert_eq!(
+            both(
+                scale,
+                r#"{"value":"50%","total":-0,"roundUp":true,"mode":"scaled"}"#
+            )
+            .unwrap(),
+            "0"
+        );
+        assert_eq!(
+            both(scale, r#"["50%",10,true,"scaled"]"#).unwrap_err().kind,
+            "invalid_input"
+        );
+        assert_eq!(both(scale, "{").unwrap_err().kind, INVALID_JSON);
+        assert_eq!(both("no.such", "{}").unwrap_err().kind, UNKNOWN_FN);
+        assert_eq!(both("no.such", "{").unwrap_err().kind, INVALID_JSON);
+        let eval = "resources.eval";
+        assert_eq!(
+            both(
+                eval,
+                r#"{"expr":"max(cpu * 50%, 50m)","variables":{"cpu":"200m"}}"#
+            )
+            .unwrap(),
+            r#""100m""#
+        );
+        // The check's order of errors: the unknown member before the bad variable.
+        assert_eq!(
+            both(eval, r#"{"variables":{"cpu":true},"expr":"1","x":1}"#)
+                .unwrap_err()
+                .field
+                .as_deref(),
+            Some("x")
+        );
+        // A refusing check (cron.children: unknown members) is never skipped.
+        let children = r#"{"advancedCronJob":{"metadata":{"name":"a","uid":"u"}},"other":1}"#;
+        assert_eq!(
+            both("cron.children", children).unwrap_err().kind,
+            "invalid_input"
+        );
     }
 
     #[test]

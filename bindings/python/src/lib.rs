@@ -51,11 +51,7 @@ fn call_json(
     let fn_id = convert::arg_str(py, "fn_id", fn_id)?;
     let input_json = convert::arg_str(py, "input_json", input_json)?;
     convert::check_text_len(py, "input", &input_json)?;
-    let out = py.detach(|| {
-        let input: serde_json::Value = serde_json::from_str(&input_json)
-            .map_err(|e| kcore::Error::at("invalid_json", "input", e))?;
-        kcore::registry::call(&fn_id, &input).map(|v| v.to_string())
-    });
+    let out = py.detach(|| kcore::registry::call_text(&fn_id, &input_json));
     out.map_err(|e| to_py_err(py, &e))
 }
 

@@ -196,7 +196,7 @@ impl Want {
 pub type Member = (&'static str, Want, bool);
 
 /// The checks of a function's own input object that run before it is decoded (the
-/// `Decision::check_json` of the api family), in this order: a member not in `members`, a
+/// `Decision::CHECK_JSON` of the api family), in this order: a member not in `members`, a
 /// non-object input (`input`), then each member in the order given (the order the function reads
 /// them): a wrong JSON type, or missing when required. Each error is `invalid_input` naming the
 /// member. Members are then decoded by serde, which finds nothing more at the top level; a `null`

@@ -91,15 +91,16 @@ pub mod fns {
         type Input = ConvertInput;
         type Output = ConvertOutput;
 
-        fn check_json(input: &Value) -> Result<()> {
-            own_input(
-                input,
-                &[
-                    ("object", Want::Any, true),
-                    ("targetApiVersion", Want::String, true),
-                ],
-            )
-        }
+        const CHECK_JSON: Option<crate::registry::JsonCheck> =
+            Some(|input: &Value| -> Result<()> {
+                own_input(
+                    input,
+                    &[
+                        ("object", Want::Any, true),
+                        ("targetApiVersion", Want::String, true),
+                    ],
+                )
+            });
 
         fn decide(i: ConvertInput) -> Result<ConvertOutput> {
             super::convert::convert(&i.object, &i.target_api_version).map(ConvertOutput)
@@ -125,20 +126,24 @@ pub mod fns {
         type Input = DefaultInput;
         type Output = DefaultOutput;
 
-        fn check_json(input: &Value) -> Result<()> {
-            own_input(
-                input,
-                &[
-                    ("object", Want::Any, true),
-                    ("now", Want::Time, false),
-                    (
-                        "featureGates",
-                        Want::Gates(&["StatefulSetAutoDeletePVC", "StatefulSetAutoResizePVCGate"]),
-                        false,
-                    ),
-                ],
-            )
-        }
+        const CHECK_JSON: Option<crate::registry::JsonCheck> =
+            Some(|input: &Value| -> Result<()> {
+                own_input(
+                    input,
+                    &[
+                        ("object", Want::Any, true),
+                        ("now", Want::Time, false),
+                        (
+                            "featureGates",
+                            Want::Gates(&[
+                                "StatefulSetAutoDeletePVC",
+                                "StatefulSetAutoResizePVCGate",
+                            ]),
+                            false,
+                        ),
+                    ],
+                )
+            });
 
         fn decide(i: DefaultInput) -> Result<DefaultOutput> {
             super::defaults::decide_typed(i)
@@ -161,19 +166,20 @@ pub mod fns {
         type Input = LaunchPriorityInput;
         type Output = LaunchPriorityOutput;
 
-        fn check_json(input: &Value) -> Result<()> {
-            own_input(
-                input,
-                &[
-                    ("operation", Want::String, false),
-                    ("subResource", Want::String, false),
-                    ("resource", Want::String, false),
-                    ("pod", Want::Object, true),
-                    ("webhookNamespace", Want::Any, false),
-                ],
-            )?;
-            crate::k8s::object_or_null(input.get("webhookNamespace"), "webhookNamespace")
-        }
+        const CHECK_JSON: Option<crate::registry::JsonCheck> =
+            Some(|input: &Value| -> Result<()> {
+                own_input(
+                    input,
+                    &[
+                        ("operation", Want::String, false),
+                        ("subResource", Want::String, false),
+                        ("resource", Want::String, false),
+                        ("pod", Want::Object, true),
+                        ("webhookNamespace", Want::Any, false),
+                    ],
+                )?;
+                crate::k8s::object_or_null(input.get("webhookNamespace"), "webhookNamespace")
+            });
 
         fn decide(i: LaunchPriorityInput) -> Result<LaunchPriorityOutput> {
             super::launch_priority::decide_typed(i)
@@ -193,15 +199,16 @@ pub mod fns {
         type Input = LaunchBarrierNextInput;
         type Output = LaunchBarrierNextOutput;
 
-        fn check_json(input: &Value) -> Result<()> {
-            own_input(
-                input,
-                &[
-                    ("pod", Want::Object, true),
-                    ("barrier", Want::Object, false),
-                ],
-            )
-        }
+        const CHECK_JSON: Option<crate::registry::JsonCheck> =
+            Some(|input: &Value| -> Result<()> {
+                own_input(
+                    input,
+                    &[
+                        ("pod", Want::Object, true),
+                        ("barrier", Want::Object, false),
+                    ],
+                )
+            });
 
         fn decide(i: LaunchBarrierNextInput) -> Result<LaunchBarrierNextOutput> {
             super::launch_barrier::decide_typed(i)
@@ -220,19 +227,20 @@ pub mod fns {
         type Input = SidecarOrderInput;
         type Output = SidecarOrderOutput;
 
-        fn check_json(input: &Value) -> Result<()> {
-            own_input(
-                input,
-                &[
-                    ("podContainers", Want::Array, false),
-                    ("podInitContainers", Want::Array, false),
-                    ("sidecarContainers", Want::Array, false),
-                    ("sidecarInitContainers", Want::Array, false),
-                    ("sortSidecarContainersByName", Want::Bool, false),
-                ],
-            )?;
-            super::sidecar_order::check_json(input)
-        }
+        const CHECK_JSON: Option<crate::registry::JsonCheck> =
+            Some(|input: &Value| -> Result<()> {
+                own_input(
+                    input,
+                    &[
+                        ("podContainers", Want::Array, false),
+                        ("podInitContainers", Want::Array, false),
+                        ("sidecarContainers", Want::Array, false),
+                        ("sidecarInitContainers", Want::Array, false),
+                        ("sortSidecarContainersByName", Want::Bool, false),
+                    ],
+                )?;
+                super::sidecar_order::check_json(input)
+            });
 
         fn decide(i: SidecarOrderInput) -> Result<SidecarOrderOutput> {
             Ok(super::sidecar_order::decide_typed(i))
@@ -259,26 +267,27 @@ pub mod fns {
         type Input = DeleteProtectionInput;
         type Output = DeleteProtectionOutput;
 
-        fn check_json(input: &Value) -> Result<()> {
-            own_input(
-                input,
-                &[
-                    ("kind", Want::String, true),
-                    ("object", Want::Object, true),
-                    ("dependents", Want::Object, false),
-                    (
-                        "featureGates",
-                        Want::Gates(&[
-                            "ResourcesDeletionProtection",
-                            "DeletionProtectionForCRDCascadingGate",
-                        ]),
-                        false,
-                    ),
-                    ("operation", Want::String, false),
-                    ("subResource", Want::String, false),
-                ],
-            )
-        }
+        const CHECK_JSON: Option<crate::registry::JsonCheck> =
+            Some(|input: &Value| -> Result<()> {
+                own_input(
+                    input,
+                    &[
+                        ("kind", Want::String, true),
+                        ("object", Want::Object, true),
+                        ("dependents", Want::Object, false),
+                        (
+                            "featureGates",
+                            Want::Gates(&[
+                                "ResourcesDeletionProtection",
+                                "DeletionProtectionForCRDCascadingGate",
+                            ]),
+                            false,
+                        ),
+                        ("operation", Want::String, false),
+                        ("subResource", Want::String, false),
+                    ],
+                )
+            });
 
         fn decide(i: DeleteProtectionInput) -> Result<DeleteProtectionOutput> {
             super::delete_protection::decide_typed(i)
@@ -298,9 +307,10 @@ pub mod fns {
         type Input = SidecarsetNamespaceIndexInput;
         type Output = Vec<String>;
 
-        fn check_json(input: &Value) -> Result<()> {
-            own_input(input, &[("object", Want::Any, true)])
-        }
+        const CHECK_JSON: Option<crate::registry::JsonCheck> =
+            Some(|input: &Value| -> Result<()> {
+                own_input(input, &[("object", Want::Any, true)])
+            });
 
         fn decide(i: SidecarsetNamespaceIndexInput) -> Result<Vec<String>> {
             super::namespace_index::index(&i.object)
@@ -321,20 +331,21 @@ pub mod fns {
         type Input = WorkloadspreadSubsetInput;
         type Output = WorkloadspreadSubsetOutput;
 
-        fn check_json(input: &Value) -> Result<()> {
-            own_input(
-                input,
-                &[
-                    ("workloadSpread", Want::Object, true),
-                    ("pod", Want::Object, true),
-                    ("operation", Want::String, true),
-                    ("workloadReplicas", Want::Int, false),
-                    ("versionedStatusKinds", Want::Array, false),
-                    ("webhookNamespace", Want::Any, false),
-                ],
-            )?;
-            crate::k8s::object_or_null(input.get("webhookNamespace"), "webhookNamespace")
-        }
+        const CHECK_JSON: Option<crate::registry::JsonCheck> =
+            Some(|input: &Value| -> Result<()> {
+                own_input(
+                    input,
+                    &[
+                        ("workloadSpread", Want::Object, true),
+                        ("pod", Want::Object, true),
+                        ("operation", Want::String, true),
+                        ("workloadReplicas", Want::Int, false),
+                        ("versionedStatusKinds", Want::Array, false),
+                        ("webhookNamespace", Want::Any, false),
+                    ],
+                )?;
+                crate::k8s::object_or_null(input.get("webhookNamespace"), "webhookNamespace")
+            });
 
         fn decide(i: WorkloadspreadSubsetInput) -> Result<WorkloadspreadSubsetOutput> {
             super::workloadspread::decide_typed(i)

@@ -66,13 +66,13 @@ impl Decision for ServerVersion {
     /// input has a `version` member, whatever else it holds, otherwise `input` (`input.<member>`)
     /// for a value that is neither a string nor an object, or a member that is neither a string
     /// nor null.
-    fn check_json(input: &Value) -> Result<()> {
+    const CHECK_JSON: Option<crate::registry::JsonCheck> = Some(|input: &Value| -> Result<()> {
         let (v, field) = match input.get("version") {
             Some(v) => (v, "version"),
             None => (input, "input"),
         };
         from_json(v, field).map(|_| ())
-    }
+    });
 
     fn decide(i: ServerVersionInput) -> Result<ServerVersionOutput> {
         let version = match i {
@@ -135,7 +135,7 @@ impl Decision for KruiseUpgrade {
     /// (missing, of the wrong type, with a member of the wrong type, or unreadable), and
     /// `kruiseDaemonDisabled` (neither a boolean nor null). Decoding alone would name the input
     /// for a missing member and meet the members in another order.
-    fn check_json(input: &Value) -> Result<()> {
+    const CHECK_JSON: Option<crate::registry::JsonCheck> = Some(|input: &Value| -> Result<()> {
         crate::api::json::only_members(input, UPGRADE_MEMBERS)?;
         let inp = input
             .as_object()
@@ -158,7 +158,7 @@ impl Decision for KruiseUpgrade {
                 "expected a boolean",
             )),
         }
-    }
+    });
 
     fn decide(i: KruiseUpgradeInput) -> Result<KruiseUpgradeOutput> {
         let from = kruise_version(&i.from, "from")?;

@@ -331,9 +331,8 @@ impl Decision for Children {
     type Input = ChildrenInput;
     type Output = ChildrenOutput;
 
-    fn check_json(input: &Value) -> Result<()> {
-        super::children::objects_only(input)
-    }
+    const CHECK_JSON: Option<crate::registry::JsonCheck> =
+        Some(|input: &Value| -> Result<()> { super::children::objects_only(input) });
 
     fn decide(i: ChildrenInput) -> Result<ChildrenOutput> {
         Ok(super::children(&i))

@@ -57,7 +57,7 @@ where
 
 /// Go's encoding/json decodes a JSON object or `null` into a struct and refuses anything else,
 /// where serde's derived decoders also read an array as the struct's members in order: the
-/// `check_json` of a decision whose input carries objects calls this for each of them. `None`
+/// `CHECK_JSON` of a decision whose input carries objects calls this for each of them. `None`
 /// (absent) passes. Error: `invalid_input` naming `field`.
 pub fn object_or_null(v: Option<&serde_json::Value>, field: &str) -> crate::error::Result<()> {
     match v {

@@ -103,9 +103,8 @@ impl Decision for PodState {
     type Input = PodStateInput;
     type Output = super::pod_state::PodState;
 
-    fn check_json(input: &Value) -> Result<()> {
-        objects_only(input, &["pod"])
-    }
+    const CHECK_JSON: Option<crate::registry::JsonCheck> =
+        Some(|input: &Value| -> Result<()> { objects_only(input, &["pod"]) });
 
     fn decide(i: PodStateInput) -> Result<super::pod_state::PodState> {
         Ok(i.pod.state())
@@ -134,9 +133,8 @@ impl Decision for ClassifyUpdate {
     type Input = ClassifyUpdateInput;
     type Output = UpdateClass;
 
-    fn check_json(input: &Value) -> Result<()> {
-        objects_only(input, &["oldPod", "newPod"])
-    }
+    const CHECK_JSON: Option<crate::registry::JsonCheck> =
+        Some(|input: &Value| -> Result<()> { objects_only(input, &["oldPod", "newPod"]) });
 
     fn decide(i: ClassifyUpdateInput) -> Result<UpdateClass> {
         super::classify::classify_update(&i.old_pod, &i.new_pod)
@@ -202,9 +200,8 @@ impl Decision for Status {
     type Input = StatusInput;
     type Output = StatusOutput;
 
-    fn check_json(input: &Value) -> Result<()> {
-        objects_only(input, &["pub", "pods"])
-    }
+    const CHECK_JSON: Option<crate::registry::JsonCheck> =
+        Some(|input: &Value| -> Result<()> { objects_only(input, &["pub", "pods"]) });
 
     fn decide(i: StatusInput) -> Result<StatusOutput> {
         i.pb.check_api("pub")?;
@@ -312,12 +309,12 @@ impl Decision for Admit {
     type Input = AdmitInput;
     type Output = AdmitOutput;
 
-    fn check_json(input: &Value) -> Result<()> {
+    const CHECK_JSON: Option<crate::registry::JsonCheck> = Some(|input: &Value| -> Result<()> {
         objects_only(
             input,
             &["pub", "pod", "oldPod", "newPod", "webhookNamespace"],
         )
-    }
+    });
 
     fn decide(i: AdmitInput) -> Result<AdmitOutput> {
         if let Some(p) = &i.pb {
@@ -434,9 +431,9 @@ impl Decision for AdmitReview {
     type Input = AdmitReviewInput;
     type Output = AdmitReviewOutput;
 
-    fn check_json(input: &Value) -> Result<()> {
+    const CHECK_JSON: Option<crate::registry::JsonCheck> = Some(|input: &Value| -> Result<()> {
         objects_only(input, &["pub", "evictedPod", "webhookNamespace"])
-    }
+    });
 
     fn decide(i: AdmitReviewInput) -> Result<AdmitReviewOutput> {
         if let Some(p) = &i.pb {
@@ -543,9 +540,8 @@ impl Decision for Validate {
     /// The error codes in the webhook's order; `[]` when valid.
     type Output = Vec<ValidationCode>;
 
-    fn check_json(input: &Value) -> Result<()> {
-        objects_only(input, &["pub", "oldPub"])
-    }
+    const CHECK_JSON: Option<crate::registry::JsonCheck> =
+        Some(|input: &Value| -> Result<()> { objects_only(input, &["pub", "oldPub"]) });
 
     fn decide(i: ValidateInput) -> Result<Vec<ValidationCode>> {
         i.pb.check_api("pub")?;

@@ -121,13 +121,16 @@ impl Decision for Eval {
     const ERRORS: &'static [&'static str] = CALCULATOR;
     type Input = EvalInput;
     type Output = String;
+    // The check only orders errors: `EvalInput` refuses the same shapes (unknown members, a
+    // missing `expr`, a variable neither string nor number) and `decide` checks every quantity.
+    const CHECK_JSON_ONLY_ORDERS_ERRORS: bool = true;
 
     /// Keeps the reference reading's order of errors: the members' shapes first (`expr` a
     /// string, `variables` an object, no unknown member), then each variable in name order, where
     /// an invalid quantity string (`invalid_quantity`) and a value of another JSON type
     /// (`invalid_input`) are met in turn. Decoding alone would report a wrongly typed variable
     /// before an unknown member or a missing `expr`, and before an earlier bad quantity.
-    fn check_json(input: &Value) -> Result<()> {
+    const CHECK_JSON: Option<crate::registry::JsonCheck> = Some(|input: &Value| -> Result<()> {
         #[derive(Deserialize)]
         #[serde(deny_unknown_fields)]
         struct Shape {
@@ -150,7 +153,7 @@ impl Decision for Eval {
             }
         }
         Ok(())
-    }
+    });
 
     fn decide(i: EvalInput) -> Result<String> {
         let mut vars: Vec<(&str, Var<'_>)> = Vec::with_capacity(i.variables.len());

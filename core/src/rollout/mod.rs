@@ -245,9 +245,8 @@ pub mod fns {
 
         /// The kind is checked before the spec is decoded, and a spec member that does not decode
         /// is named with its full path (`spec.updateStrategy.partition`).
-        fn check_json(input: &Value) -> Result<()> {
-            ValidateInput::from_json(input).map(drop)
-        }
+        const CHECK_JSON: Option<crate::registry::JsonCheck> =
+            Some(|input: &Value| -> Result<()> { ValidateInput::from_json(input).map(drop) });
 
         fn decide(input: ValidateInput) -> Result<Vec<Finding>> {
             Ok(validate::validate(&input))
