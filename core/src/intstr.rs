@@ -18,10 +18,7 @@ pub const NOT_A_PERCENTAGE: &str = "not_a_percentage";
 pub const INVALID_NUMBER: &str = "invalid_number";
 
 /// An int-or-percent as Kubernetes serialises it: a JSON integer or a JSON string (`"50%"`).
-///
-/// Decoding takes an integer in the int32 range or a string, and refuses anything else with the
-/// message serde gives an untagged enum (`data did not match any variant of untagged enum
-/// IntOrPercent`), without buffering the value first.
+/// An integer outside the int32 range, or any other JSON type, is `invalid_input`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(untagged)]
 pub enum IntOrPercent {
@@ -31,6 +28,8 @@ pub enum IntOrPercent {
     String(String),
 }
 
+// Written by hand (the derive for an untagged enum buffers the value and builds an error per
+// variant tried); refusals keep the derive's message.
 impl<'de> Deserialize<'de> for IntOrPercent {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
         struct V;

@@ -145,6 +145,7 @@ class ContainerStatus(TypedDict):
 
 
 # An int-or-percent as Kubernetes serialises it: a JSON integer or a JSON string (`"50%"`).
+# An integer outside the int32 range, or any other JSON type, is `invalid_input`.
 IntOrPercent: TypeAlias = Union[int, str]
 
 
