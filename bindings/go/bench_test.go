@@ -1,6 +1,11 @@
 package kruisecore
 
-import "testing"
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+)
 
 // Each benchmark runs once per compiled-in backend: "/wasm" always, "/cgo" with -tags kruise_cgo.
 
@@ -98,4 +103,108 @@ func BenchmarkWasmCompile(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// The realistic-object cases of issue 12, on the inputs the Rust benches
+// (benches/benches/realistic.rs) and the Python benchmarks read: benches/data/*.json.
+
+// realisticSidecarInput reads benches/data/sidecar_policy_apply.json: the resources.sidecar input
+// {resourcesPolicy, pod: fullPod.spec, sidecarContainerNames} decoded into the generated type
+// (which keeps only the fields the decision reads).
+func realisticSidecarInput(b *testing.B) ResourcesSidecarInput {
+	raw, err := os.ReadFile(filepath.Join("..", "..", "benches", "data", "sidecar_policy_apply.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var d struct {
+		FullPod struct {
+			Spec json.RawMessage `json:"spec"`
+		} `json:"fullPod"`
+		ResourcesPolicy       json.RawMessage `json:"resourcesPolicy"`
+		SidecarContainerNames []string        `json:"sidecarContainerNames"`
+	}
+	if err := json.Unmarshal(raw, &d); err != nil {
+		b.Fatal(err)
+	}
+	var in ResourcesSidecarInput
+	if err := json.Unmarshal(d.FullPod.Spec, &in.Pod); err != nil {
+		b.Fatal(err)
+	}
+	in.ResourcesPolicy = new(ResourcesResourcesPolicy)
+	if err := json.Unmarshal(d.ResourcesPolicy, in.ResourcesPolicy); err != nil {
+		b.Fatal(err)
+	}
+	in.SidecarContainerNames = &d.SidecarContainerNames
+	return in
+}
+
+// realisticAdmitInput reads benches/data/pub_admit.json: one eviction against a PUB over 1,000
+// pods (60 disrupted and 40 unavailable records).
+func realisticAdmitInput(b *testing.B) PubAdmitInput {
+	raw, err := os.ReadFile(filepath.Join("..", "..", "benches", "data", "pub_admit.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var d struct {
+		Input PubAdmitInput `json:"input"`
+	}
+	if err := json.Unmarshal(raw, &d); err != nil {
+		b.Fatal(err)
+	}
+	return d.Input
+}
+
+// benchRealistic runs fnID on the JSON of the typed input through each backend's generic call
+// ("/wasm", "/cgo"), then the public typed function on the default backend ("/typed": marshal,
+// call, unmarshal the typed output).
+func benchRealistic(b *testing.B, fnID string, in any, typed func() error) {
+	body, err := json.Marshal(in)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, be := range allBackends {
+		b.Run(be.name(), func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if _, err := be.call(fnID, body); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	b.Run("typed", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			if err := typed(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkSidecarPolicyApply: resources.sidecar (sum over every container, cpu and memory
+// limits and requests max(cpu * 50%, 50m) / memory * 50%) on a 3.4 KB pod.
+func BenchmarkSidecarPolicyApply(b *testing.B) {
+	in := realisticSidecarInput(b)
+	out, err := ResourcesSidecar(in)
+	if err != nil || out == nil {
+		b.Fatalf("ResourcesSidecar: %v, %v", out, err)
+	}
+	benchRealistic(b, "resources.sidecar", in, func() error {
+		_, err := ResourcesSidecar(in)
+		return err
+	})
+}
+
+// BenchmarkPubAdmit: pub.admit for one eviction against a PUB over 1,000 pods.
+func BenchmarkPubAdmit(b *testing.B) {
+	in := realisticAdmitInput(b)
+	out, err := PubAdmit(in)
+	if err != nil || !out.Allowed || out.NewStatus == nil {
+		b.Fatalf("PubAdmit: %+v, %v", out, err)
+	}
+	benchRealistic(b, "pub.admit", in, func() error {
+		_, err := PubAdmit(in)
+		return err
+	})
 }

@@ -11,11 +11,25 @@ to take about --seconds). Run from a venv where kruise_core is installed (``matu
 
 import argparse
 import json
+import os
 import timeit
 
 import kruise_core
 
 EXPR = "max(cpu * 50%, 50m)"
+# The realistic-object inputs shared with the Rust and Go benches (benches/data/gen_realistic.py).
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "benches", "data")
+
+
+def realistic():
+    """The resources.sidecar input on the 3.4 KB pod and the pub.admit input (1,000-pod budget)."""
+    with open(os.path.join(DATA, "sidecar_policy_apply.json")) as f:
+        d = json.load(f)
+    sidecar_in = {"resourcesPolicy": d["resourcesPolicy"], "pod": d["fullPod"]["spec"],
+                  "sidecarContainerNames": d["sidecarContainerNames"]}
+    with open(os.path.join(DATA, "pub_admit.json")) as f:
+        admit_in = json.load(f)["input"]
+    return sidecar_in, admit_in
 
 
 def cases():
@@ -24,12 +38,17 @@ def cases():
     inp = {"expr": EXPR, "variables": {"cpu": "200m"}}
     text = json.dumps(inp)
     scale_in = {"value": "90%", "total": 95, "roundUp": True, "mode": "scaled"}
+    sidecar_in, admit_in = realistic()
+    assert kruise_core.resources.sidecar(sidecar_in) is not None
+    assert kruise_core.pub.admit(admit_in)["decision"] == "admitted"
     return [
         ("ExpressionEval", lambda: e.eval(cpu="200m")),
         ("CallResourcesEval", lambda: kruise_core.call("resources.eval", inp)),
         ("CallJSONResourcesEval", lambda: kruise_core.call_json("resources.eval", text)),
         ("ScaleIntOrPercent", lambda: kruise_core.rollout.scale("25%", 1000, True)),
         ("Call", lambda: kruise_core.call("rollout.scale_int_or_percent", scale_in)),
+        ("SidecarPolicyApply", lambda: kruise_core.resources.sidecar(sidecar_in)),
+        ("PubAdmit", lambda: kruise_core.pub.admit(admit_in)),
     ]
 
 

@@ -23,8 +23,9 @@ pub mod validate;
 pub use compile::{Lint, Op, SyntaxError};
 pub use expression::{Expression, Value, Var, kind};
 pub use policy::{
-    Aggregate, Applied, Container, PodContainers, ResourceExprs, ResourceList, ResourcesExpr,
-    ResourcesPolicy, Target, aggregate, apply, evaluate_field, select_targets,
+    Aggregate, Applied, CompiledResourcesPolicy, Container, PodContainers, ResourceExprs,
+    ResourceList, ResourcesExpr, ResourcesPolicy, Target, aggregate, apply, evaluate_field,
+    select_targets,
 };
 pub use validate::{FieldError, SidecarContainer, validate, validate_expr};
 

@@ -87,12 +87,21 @@ impl ResourceList {
     /// Reads `cpu` and `memory` from a Kubernetes resource map (other names are ignored).
     /// Errors: `invalid_quantity` naming `field.cpu` / `field.memory`.
     pub fn from_map(map: &BTreeMap<String, QuantityText>, field: &str) -> Result<ResourceList> {
+        ResourceList::from_map_named(map, |k| format!("{field}.{k}"))
+    }
+
+    /// [`ResourceList::from_map`] with the field path built (by `field(resource)`) only for an
+    /// error.
+    fn from_map_named(
+        map: &BTreeMap<String, QuantityText>,
+        field: impl Fn(&str) -> String,
+    ) -> Result<ResourceList> {
         let get = |k: &str| -> Result<Option<Quantity<'static>>> {
             match map.get(k) {
                 None => Ok(None),
                 Some(QuantityText(t)) => Quantity::parse_owned(t)
                     .map(Some)
-                    .map_err(|e| e.to_error(&format!("{field}.{k}"), t)),
+                    .map_err(|e| e.to_error(&field(k), t)),
             }
         };
         Ok(ResourceList {
@@ -195,6 +204,23 @@ impl Target {
             )?,
         })
     }
+}
+
+/// [`Target::from_container`] for `pod.initContainers[i]` (`init`) or `pod.containers[i]`,
+/// formatting the field path only for an error.
+fn target_at(c: &Container, init: bool, i: usize) -> Result<Target> {
+    let list = if init { "initContainers" } else { "containers" };
+    let read = |map: &Option<BTreeMap<String, QuantityText>>, side: &str| match map {
+        None => Ok(ResourceList::default()),
+        Some(m) => {
+            ResourceList::from_map_named(m, |k| format!("pod.{list}[{i}].resources.{side}.{k}"))
+        }
+    };
+    Ok(Target {
+        name: c.name.clone(),
+        limits: read(&c.resources.limits, "limits")?,
+        requests: read(&c.resources.requests, "requests")?,
+    })
 }
 
 /// Compiles a `targetContainersNameRegex` with Go RE2 semantics (rewritten for the `regex` crate
@@ -418,102 +444,179 @@ impl Applied {
     }
 }
 
-/// `applyResourcesPolicy` (`sidecarset_resources.go`) for one sidecar container.
+/// `applyResourcesPolicy` (`sidecarset_resources.go`) for one sidecar container: compiles the
+/// policy ([`CompiledResourcesPolicy::new`]) and applies it to `pod`. To apply one policy to many
+/// pods, compile it once and call [`CompiledResourcesPolicy::apply`].
 ///
 /// `sidecar_names` lists every container and init-container name of every SidecarSet matched for
-/// the pod. Limits are evaluated only when the aggregate limit is defined (otherwise the
-/// expression is not even parsed); requests always, with an absent aggregate as zero.
+/// the pod. Limits are evaluated only when the aggregate limit is defined; requests always, with
+/// an absent aggregate as zero.
 ///
-/// Errors: `invalid_quantity` (pod resources), `invalid_regex`, `no_target_containers`, then the
+/// Errors: `invalid_regex`, `invalid_quantity` (pod resources), `no_target_containers`, then the
 /// first calculator error in the order limits.cpu, limits.memory, requests.cpu, requests.memory.
 pub fn apply(
     policy: &ResourcesPolicy,
     pod: &PodContainers,
     sidecar_names: &[String],
 ) -> Result<Applied> {
-    let selected = select_targets(pod, &policy.target_containers_name_regex, sidecar_names)?;
-    if selected.is_empty() {
-        return Err(Error::new(
-            NO_TARGET_CONTAINERS,
-            format!(
-                "no containers match the regex pattern {:?}",
-                policy.target_containers_name_regex
-            ),
-        ));
+    CompiledResourcesPolicy::new(policy).apply(pod, sidecar_names)
+}
+
+/// A `resourcesPolicy` compiled once (the `targetContainersNameRegex` and each non-empty
+/// expression), to be applied to many pods: [`CompiledResourcesPolicy::apply`] gives exactly
+/// what [`apply`] gives, values and errors alike.
+///
+/// Compiling never fails: an invalid regex is kept and reported by every `apply` (the reference
+/// compiles it for every pod before anything else), and an expression is compiled without the
+/// early check ([`Expression::compile_unchecked`]), so its errors surface only when `apply`
+/// evaluates it, as in the reference (a limit whose aggregate is undefined is never evaluated).
+///
+/// ```
+/// use kruise_core::resources::policy::{CompiledResourcesPolicy, PodContainers, ResourcesPolicy};
+/// let policy: ResourcesPolicy = serde_json::from_str(r#"{"targetContainersMode": "sum",
+///     "targetContainersNameRegex": ".*",
+///     "resourcesExpr": {"requests": {"cpu": "max(cpu * 50%, 50m)", "memory": "memory * 50%"}}}"#).unwrap();
+/// let compiled = CompiledResourcesPolicy::new(&policy);
+/// let pod: PodContainers = serde_json::from_str(r#"{"containers": [{"name": "app",
+///     "resources": {"requests": {"cpu": "400m", "memory": "1Gi"}}}]}"#).unwrap();
+/// let applied = compiled.apply(&pod, &[]).unwrap();
+/// assert_eq!(applied.requests.cpu.unwrap().to_string(), "200m");
+/// assert_eq!(applied.requests.memory.unwrap().to_string(), "512Mi");
+/// ```
+#[derive(Debug, Clone)]
+pub struct CompiledResourcesPolicy {
+    mode: String,
+    pattern: String,
+    regex: std::result::Result<regex::Regex, Error>,
+    /// The non-empty expressions, in the reference's evaluation order.
+    fields: Vec<CompiledField>,
+}
+
+#[derive(Debug, Clone)]
+struct CompiledField {
+    /// `limits.cpu` etc.
+    field: &'static str,
+    is_limit: bool,
+    /// `cpu` or `memory` (the word `memory` in the text picks `memory`).
+    variable: &'static str,
+    expr: Expression,
+}
+
+impl CompiledField {
+    /// `evaluateResourceExpression` with the compiled expression (same as [`evaluate_field`]).
+    fn evaluate(&self, aggregated: Option<&Quantity<'_>>) -> Result<Quantity<'static>> {
+        let value = aggregated.map(Quantity::reborrow).unwrap_or(Quantity::ZERO);
+        let out = self
+            .expr
+            .eval_values(&[(self.variable, Value::Quantity(value))])?;
+        Ok(match out {
+            Value::Quantity(q) => q.into_owned(),
+            Value::Number(n) if self.variable == "cpu" => {
+                Quantity::from_milli(go_f64_to_i64(n * 1000.0), Format::DecimalSI)
+            }
+            Value::Number(n) => Quantity::from_i64(go_f64_to_i64(n), Format::DecimalSI),
+        })
     }
-    let targets = selected
-        .iter()
-        .map(|(path, c)| Target::from_container(c, path))
-        .collect::<Result<Vec<_>>>()?;
-    let aggregate = aggregate(&policy.target_containers_mode, &targets)?;
-    let mut out = Applied {
-        targets: targets.iter().map(|t| t.name.clone()).collect(),
-        aggregate: aggregate.clone(),
-        limits: ResourceList::default(),
-        requests: ResourceList::default(),
-        steps: Vec::new(),
-    };
-    let field_err = |field: &str, e: Error| Error {
-        kind: e.kind,
-        message: format!("resourcesExpr.{field}: {}", e.message).into(),
-        field: Some(format!("resourcesExpr.{field}")),
-    };
-    // (field, expression, aggregate, is_limit, output slot), in the reference's evaluation order.
-    let mut fields = Vec::with_capacity(4);
-    if let Some(l) = &policy.resources_expr.limits {
-        fields.push((
-            "limits.cpu",
-            &l.cpu,
-            &aggregate.limits.cpu,
-            true,
-            &mut out.limits.cpu,
-        ));
-        fields.push((
-            "limits.memory",
-            &l.memory,
-            &aggregate.limits.memory,
-            true,
-            &mut out.limits.memory,
-        ));
-    }
-    if let Some(r) = &policy.resources_expr.requests {
-        fields.push((
-            "requests.cpu",
-            &r.cpu,
-            &aggregate.requests.cpu,
-            false,
-            &mut out.requests.cpu,
-        ));
-        fields.push((
-            "requests.memory",
-            &r.memory,
-            &aggregate.requests.memory,
-            false,
-            &mut out.requests.memory,
-        ));
-    }
-    let mut steps = Vec::with_capacity(fields.len());
-    for (field, expr, agg, is_limit, slot) in fields {
-        if expr.is_empty() {
-            continue;
-        }
-        let variable = if names_memory(expr) { "memory" } else { "cpu" };
-        // An undefined aggregate limit leaves the limit unset without parsing the expression;
-        // requests are always evaluated, an absent aggregate counting as zero.
-        let result = if is_limit && agg.is_none() {
-            None
-        } else {
-            evaluate_field(expr, agg.as_ref(), is_limit).map_err(|e| field_err(field, e))?
+}
+
+impl CompiledResourcesPolicy {
+    /// Compiles `policy` (never fails; see the type's doc).
+    pub fn new(policy: &ResourcesPolicy) -> CompiledResourcesPolicy {
+        let mut fields = Vec::with_capacity(4);
+        let mut add = |field, is_limit, src: &str| {
+            if !src.is_empty() {
+                fields.push(CompiledField {
+                    field,
+                    is_limit,
+                    variable: if names_memory(src) { "memory" } else { "cpu" },
+                    expr: Expression::compile_unchecked(src),
+                });
+            }
         };
-        *slot = result.clone();
-        steps.push(Step {
-            field,
-            expr: expr.clone(),
-            variable,
-            input: agg.clone(),
-            result,
-        });
+        if let Some(l) = &policy.resources_expr.limits {
+            add("limits.cpu", true, &l.cpu);
+            add("limits.memory", true, &l.memory);
+        }
+        if let Some(r) = &policy.resources_expr.requests {
+            add("requests.cpu", false, &r.cpu);
+            add("requests.memory", false, &r.memory);
+        }
+        CompiledResourcesPolicy {
+            mode: policy.target_containers_mode.clone(),
+            pattern: policy.target_containers_name_regex.clone(),
+            regex: compile_regex(&policy.target_containers_name_regex),
+            fields,
+        }
     }
-    out.steps = steps;
-    Ok(out)
+
+    /// The `invalid_regex` error every [`CompiledResourcesPolicy::apply`] returns, if the
+    /// `targetContainersNameRegex` does not compile.
+    pub fn regex_error(&self) -> Option<&Error> {
+        self.regex.as_ref().err()
+    }
+
+    /// `applyResourcesPolicy` for one pod: what [`apply`] gives for the policy this was compiled
+    /// from (same values, errors and evaluation order).
+    pub fn apply(&self, pod: &PodContainers, sidecar_names: &[String]) -> Result<Applied> {
+        let re = self.regex.as_ref().map_err(Clone::clone)?;
+        let excluded = |n: &str| sidecar_names.iter().any(|s| s == n);
+        // getTargetContainers: native sidecars, then containers.
+        let mut targets = Vec::new();
+        for (i, c) in pod.init_containers.iter().enumerate() {
+            if !excluded(&c.name)
+                && c.restart_policy.as_deref() == Some("Always")
+                && re.is_match(&c.name)
+            {
+                targets.push(target_at(c, true, i)?);
+            }
+        }
+        for (i, c) in pod.containers.iter().enumerate() {
+            if !excluded(&c.name) && re.is_match(&c.name) {
+                targets.push(target_at(c, false, i)?);
+            }
+        }
+        if targets.is_empty() {
+            return Err(Error::new(
+                NO_TARGET_CONTAINERS,
+                format!("no containers match the regex pattern {:?}", self.pattern),
+            ));
+        }
+        let aggregate = aggregate(&self.mode, &targets)?;
+        let mut out = Applied {
+            targets: targets.into_iter().map(|t| t.name).collect(),
+            aggregate: Aggregate::default(),
+            limits: ResourceList::default(),
+            requests: ResourceList::default(),
+            steps: Vec::with_capacity(self.fields.len()),
+        };
+        for f in &self.fields {
+            let (agg, slot) = match f.field {
+                "limits.cpu" => (&aggregate.limits.cpu, &mut out.limits.cpu),
+                "limits.memory" => (&aggregate.limits.memory, &mut out.limits.memory),
+                "requests.cpu" => (&aggregate.requests.cpu, &mut out.requests.cpu),
+                _ => (&aggregate.requests.memory, &mut out.requests.memory),
+            };
+            // An undefined aggregate limit leaves the limit unset without evaluating the
+            // expression; requests are always evaluated, an absent aggregate counting as zero.
+            let result = if f.is_limit && agg.is_none() {
+                None
+            } else {
+                Some(f.evaluate(agg.as_ref()).map_err(|e| Error {
+                    kind: e.kind,
+                    message: format!("resourcesExpr.{}: {}", f.field, e.message).into(),
+                    field: Some(format!("resourcesExpr.{}", f.field)),
+                })?)
+            };
+            slot.clone_from(&result);
+            out.steps.push(Step {
+                field: f.field,
+                expr: f.expr.source().to_owned(),
+                variable: f.variable,
+                input: agg.clone(),
+                result,
+            });
+        }
+        out.aggregate = aggregate;
+        Ok(out)
+    }
 }

@@ -332,3 +332,95 @@ fn eval_indexed_matches_eval_by_name() {
             .map(|v| v.to_string())
     );
 }
+
+/// Every `resources.sidecar` vector through one [`policy::CompiledResourcesPolicy`] applied twice
+/// (reuse must not change the answer), each evaluated step checked against the one-pass
+/// [`policy::evaluate_field`], and the answer against the vector.
+#[test]
+fn compiled_policy_matches_every_sidecar_vector() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../conformance/vectors/resources.json"
+    );
+    let file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("vectors")).expect("json");
+    let mut checked = 0;
+    for case in file["cases"].as_array().expect("cases") {
+        if case["fn"] != "resources.sidecar" || case["input"]["resourcesPolicy"].is_null() {
+            continue;
+        }
+        let input: fns::SidecarInput =
+            serde_json::from_value(case["input"].clone()).expect("sidecar input");
+        let p = input.resources_policy.as_ref().expect("policy");
+        let compiled = policy::CompiledResourcesPolicy::new(p);
+        for _ in 0..2 {
+            let got = compiled.apply(&input.pod, &input.sidecar_container_names);
+            let uncompiled = policy::apply(p, &input.pod, &input.sidecar_container_names);
+            assert_eq!(got, uncompiled, "{}", case["name"]);
+            match (got, case.get("expect_error")) {
+                (Err(e), Some(kind)) => assert_eq!(e.kind, kind, "{}", case["name"]),
+                (Ok(a), None) => {
+                    assert_eq!(a.to_json(), case["expect"], "{}", case["name"]);
+                    for s in &a.steps {
+                        if s.result.is_some() {
+                            let once = evaluate_field(
+                                &s.expr,
+                                s.input.as_ref(),
+                                s.field.starts_with("limits"),
+                            )
+                            .expect("evaluates");
+                            assert_eq!(once, s.result, "{} {}", case["name"], s.field);
+                        }
+                    }
+                }
+                (got, _) => panic!("{}: {got:?} against {case}", case["name"]),
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 40, "only {checked} applications checked");
+}
+
+/// A compile error of a limit expression is not reported for a pod whose aggregate limit is
+/// undefined (the reference never parses it), and is for a pod where it is defined.
+#[test]
+fn compiled_policy_reports_expression_errors_lazily() {
+    let p: ResourcesPolicy = serde_json::from_str(
+        r#"{"targetContainersMode": "sum", "targetContainersNameRegex": "^app",
+            "resourcesExpr": {"limits": {"cpu": "cpu +"}, "requests": {"cpu": "cpu * 50%"}}}"#,
+    )
+    .expect("policy");
+    let compiled = policy::CompiledResourcesPolicy::new(&p);
+    assert!(compiled.regex_error().is_none());
+    let no_limit: PodContainers = serde_json::from_str(
+        r#"{"containers": [{"name": "app", "resources": {"requests": {"cpu": "300m"}}}]}"#,
+    )
+    .expect("pod");
+    let a = compiled.apply(&no_limit, &[]).expect("limit not evaluated");
+    assert_eq!(a.limits.cpu, None);
+    assert_eq!(
+        a.requests.cpu.map(|q| q.to_string()).as_deref(),
+        Some("150m")
+    );
+    let with_limit: PodContainers = serde_json::from_str(
+        r#"{"containers": [{"name": "app", "resources": {"limits": {"cpu": "1"}}}]}"#,
+    )
+    .expect("pod");
+    let e = compiled.apply(&with_limit, &[]).unwrap_err();
+    assert_eq!(e.kind, "syntax_error");
+    assert_eq!(e.field.as_deref(), Some("resourcesExpr.limits.cpu"));
+    let bad: ResourcesPolicy =
+        serde_json::from_str(r#"{"targetContainersNameRegex": "a("}"#).expect("policy");
+    let compiled = policy::CompiledResourcesPolicy::new(&bad);
+    assert_eq!(
+        compiled.regex_error().map(|e| e.kind),
+        Some("invalid_regex")
+    );
+    assert_eq!(
+        compiled
+            .apply(&PodContainers::default(), &[])
+            .unwrap_err()
+            .kind,
+        "invalid_regex"
+    );
+}
