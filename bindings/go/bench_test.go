@@ -9,13 +9,13 @@ import (
 
 // Each benchmark runs once per compiled-in backend: "/wasm" always, "/cgo" with -tags kruise_cgo.
 
-func BenchmarkCall(b *testing.B) {
-	input := []byte(`{"value":"90%","total":95,"roundUp":true,"mode":"scaled"}`)
+// benchCalls runs the generic call of fnID on input through each backend ("/wasm", "/cgo").
+func benchCalls(b *testing.B, fnID string, input []byte) {
 	for _, be := range allBackends {
 		b.Run(be.name(), func(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
-				if _, err := be.call(scale, input); err != nil {
+				if _, err := be.call(fnID, input); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -23,19 +23,13 @@ func BenchmarkCall(b *testing.B) {
 	}
 }
 
+func BenchmarkCall(b *testing.B) {
+	benchCalls(b, scale, []byte(`{"value":"90%","total":95,"roundUp":true,"mode":"scaled"}`))
+}
+
 // BenchmarkCallResourcesEval: the generic JSON call of resources.eval on max(cpu * 50%, 50m).
 func BenchmarkCallResourcesEval(b *testing.B) {
-	input := []byte(`{"expr":"max(cpu * 50%, 50m)","variables":{"cpu":"200m"}}`)
-	for _, be := range allBackends {
-		b.Run(be.name(), func(b *testing.B) {
-			b.ReportAllocs()
-			for i := 0; i < b.N; i++ {
-				if _, err := be.call("resources.eval", input); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
+	benchCalls(b, "resources.eval", []byte(`{"expr":"max(cpu * 50%, 50m)","variables":{"cpu":"200m"}}`))
 }
 
 // BenchmarkExpressionEval is the fast path: max(cpu * 50%, 50m) compiled once, cpu=200m bound
@@ -162,16 +156,7 @@ func benchRealistic(b *testing.B, fnID string, in any, typed func() error) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, be := range allBackends {
-		b.Run(be.name(), func(b *testing.B) {
-			b.ReportAllocs()
-			for i := 0; i < b.N; i++ {
-				if _, err := be.call(fnID, body); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
+	benchCalls(b, fnID, body)
 	b.Run("typed", func(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
