@@ -191,36 +191,49 @@ pub struct Target {
 impl Target {
     /// Parses a container's resources. Errors: `invalid_quantity` naming `field`.
     pub fn from_container(c: &Container, field: &str) -> Result<Target> {
-        let empty = BTreeMap::new();
+        Target::read(c, |side, k| format!("{field}.resources.{side}.{k}"))
+    }
+
+    /// [`Target::from_container`] with the field path built (by `path(side, resource)`) only for
+    /// an error.
+    fn read(c: &Container, path: impl Fn(&str, &str) -> String) -> Result<Target> {
+        let list = |map: &Option<BTreeMap<String, QuantityText>>, side: &str| match map {
+            None => Ok(ResourceList::default()),
+            Some(m) => ResourceList::from_map_named(m, |k| path(side, k)),
+        };
         Ok(Target {
             name: c.name.clone(),
-            limits: ResourceList::from_map(
-                c.resources.limits.as_ref().unwrap_or(&empty),
-                &format!("{field}.resources.limits"),
-            )?,
-            requests: ResourceList::from_map(
-                c.resources.requests.as_ref().unwrap_or(&empty),
-                &format!("{field}.resources.requests"),
-            )?,
+            limits: list(&c.resources.limits, "limits")?,
+            requests: list(&c.resources.requests, "requests")?,
         })
     }
 }
 
-/// [`Target::from_container`] for `pod.initContainers[i]` (`init`) or `pod.containers[i]`,
-/// formatting the field path only for an error.
-fn target_at(c: &Container, init: bool, i: usize) -> Result<Target> {
-    let list = if init { "initContainers" } else { "containers" };
-    let read = |map: &Option<BTreeMap<String, QuantityText>>, side: &str| match map {
-        None => Ok(ResourceList::default()),
-        Some(m) => {
-            ResourceList::from_map_named(m, |k| format!("pod.{list}[{i}].resources.{side}.{k}"))
-        }
-    };
-    Ok(Target {
-        name: c.name.clone(),
-        limits: read(&c.resources.limits, "limits")?,
-        requests: read(&c.resources.requests, "requests")?,
-    })
+/// `getTargetContainers`' choice, in its order: the native sidecars (init containers with
+/// `restartPolicy: Always`), then the containers, whose name `re` matches and is not one of
+/// `sidecar_names`; each with whether it is an init container and its index in its list.
+fn targets_of<'p, 'a>(
+    pod: &'p PodContainers,
+    re: &'a regex::Regex,
+    sidecar_names: &'a [String],
+) -> impl Iterator<Item = (bool, usize, &'p Container)> + use<'p, 'a> {
+    let chosen = move |c: &Container| !sidecar_names.contains(&c.name) && re.is_match(&c.name);
+    let init = pod.init_containers.iter().enumerate();
+    let init = init.filter(|(_, c)| c.restart_policy.as_deref() == Some("Always"));
+    init.filter(move |(_, c)| chosen(c))
+        .map(|(i, c)| (true, i, c))
+        .chain(
+            pod.containers
+                .iter()
+                .enumerate()
+                .filter(move |(_, c)| chosen(c))
+                .map(|(i, c)| (false, i, c)),
+        )
+}
+
+/// The list name of a target container: `initContainers` or `containers`.
+fn list_name(init: bool) -> &'static str {
+    if init { "initContainers" } else { "containers" }
 }
 
 /// Compiles a `targetContainersNameRegex` with Go RE2 semantics (rewritten for the `regex` crate
@@ -255,22 +268,9 @@ pub fn select_targets<'p>(
     sidecar_names: &[String],
 ) -> Result<Vec<(String, &'p Container)>> {
     let re = compile_regex(pattern)?;
-    let excluded = |n: &str| sidecar_names.iter().any(|s| s == n);
-    let mut out = Vec::new();
-    for (i, c) in pod.init_containers.iter().enumerate() {
-        if excluded(&c.name) || c.restart_policy.as_deref() != Some("Always") {
-            continue;
-        }
-        if re.is_match(&c.name) {
-            out.push((format!("pod.initContainers[{i}]"), c));
-        }
-    }
-    for (i, c) in pod.containers.iter().enumerate() {
-        if !excluded(&c.name) && re.is_match(&c.name) {
-            out.push((format!("pod.containers[{i}]"), c));
-        }
-    }
-    Ok(out)
+    Ok(targets_of(pod, &re, sidecar_names)
+        .map(|(init, i, c)| (format!("pod.{}[{i}]", list_name(init)), c))
+        .collect())
 }
 
 /// Aggregated limits and requests of the targets; a resource is present iff defined.
@@ -396,13 +396,19 @@ pub fn evaluate_field(
     let var = if names_memory(expr) { "memory" } else { "cpu" };
     let value = aggregated.map(Quantity::reborrow).unwrap_or(Quantity::ZERO);
     let out = Expression::eval_once_values(expr, &[(var, Value::Quantity(value))])?;
-    Ok(Some(match out {
+    Ok(Some(result_quantity(out, var)))
+}
+
+/// `evaluateResourceExpression`'s result as a quantity: a number is cores for `cpu` (kept to
+/// the milli-core) and a count for `memory`.
+fn result_quantity(out: Value<'_>, var: &str) -> Quantity<'static> {
+    match out {
         Value::Quantity(q) => q.into_owned(),
         Value::Number(n) if var == "cpu" => {
             Quantity::from_milli(go_f64_to_i64(n * 1000.0), Format::DecimalSI)
         }
         Value::Number(n) => Quantity::from_i64(go_f64_to_i64(n), Format::DecimalSI),
-    }))
+    }
 }
 
 /// What [`apply`] computed, with the intermediate steps (for explanations).
@@ -509,13 +515,7 @@ impl CompiledField {
         let out = self
             .expr
             .eval_values(&[(self.variable, Value::Quantity(value))])?;
-        Ok(match out {
-            Value::Quantity(q) => q.into_owned(),
-            Value::Number(n) if self.variable == "cpu" => {
-                Quantity::from_milli(go_f64_to_i64(n * 1000.0), Format::DecimalSI)
-            }
-            Value::Number(n) => Quantity::from_i64(go_f64_to_i64(n), Format::DecimalSI),
-        })
+        Ok(result_quantity(out, self.variable))
     }
 }
 
@@ -559,22 +559,13 @@ impl CompiledResourcesPolicy {
     /// from (same values, errors and evaluation order).
     pub fn apply(&self, pod: &PodContainers, sidecar_names: &[String]) -> Result<Applied> {
         let re = self.regex.as_ref().map_err(Clone::clone)?;
-        let excluded = |n: &str| sidecar_names.iter().any(|s| s == n);
-        // getTargetContainers: native sidecars, then containers.
-        let mut targets = Vec::new();
-        for (i, c) in pod.init_containers.iter().enumerate() {
-            if !excluded(&c.name)
-                && c.restart_policy.as_deref() == Some("Always")
-                && re.is_match(&c.name)
-            {
-                targets.push(target_at(c, true, i)?);
-            }
-        }
-        for (i, c) in pod.containers.iter().enumerate() {
-            if !excluded(&c.name) && re.is_match(&c.name) {
-                targets.push(target_at(c, false, i)?);
-            }
-        }
+        let targets = targets_of(pod, re, sidecar_names)
+            .map(|(init, i, c)| {
+                Target::read(c, |side, k| {
+                    format!("pod.{}[{i}].resources.{side}.{k}", list_name(init))
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
         if targets.is_empty() {
             return Err(Error::new(
                 NO_TARGET_CONTAINERS,
