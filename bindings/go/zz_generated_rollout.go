@@ -888,6 +888,12 @@ type RolloutInplacePodPatchInput struct {
 	// The update revision's name (`{cloneset}-{hash}`); the revision labels are written from it.
 	Revision string `json:"revision"`
 
+	// The Kubernetes server's version (`gitVersion`, e.g. `v1.32.3` or `v1.32.3-eks-4096722`;
+	// read as `compat.server_version` reads it). From 1.32 resources go through the `resize`
+	// subresource (`resizePatch`) and are not written into the pod spec. Absent or null: the
+	// reference's default, 1.30.
+	ServerVersion *string `json:"serverVersion,omitempty"`
+
 	// The in-place update spec.
 	Spec RolloutPodPatchSpec `json:"spec"`
 }
@@ -909,6 +915,12 @@ type RolloutInplacePodPatchOutput struct {
 
 	// Seconds until the controller looks again (the grace period; 0 without one).
 	RequeueAfterSeconds int64 `json:"requeueAfterSeconds"`
+
+	// The strategic merge patch sent to the pod's `resize` subresource (server 1.32 or later,
+	// vertical scaling on, some cpu/memory differing from the pod's): `{"spec": {"containers":
+	// [{"name", "resources": {"limits", "requests"}}]}}`, containers in pod order, only the
+	// values that differ. Absent when nothing is sent.
+	ResizePatch json.RawMessage `json:"resizePatch,omitempty"`
 
 	// The value written to `apps.kruise.io/inplace-update-state` (Go `encoding/json` bytes).
 	State string `json:"state"`
@@ -2111,9 +2123,9 @@ func RolloutDaemonsetStatus(in RolloutDaemonsetStatusInput) (RolloutDaemonsetSta
 	return out, err
 }
 
-// RolloutInplacePodPatch calls "rollout.inplace_pod_patch": The pod an in-place update writes: images, resources, labels/annotations, revision labels, the inplace-update-state/grace annotations and the InPlaceUpdateReady condition (kruise inplace_update.go Update, inplace_update_defaults.go defaultPatchUpdateSpecToPod).
+// RolloutInplacePodPatch calls "rollout.inplace_pod_patch": The pod an in-place update writes: images, resources, labels/annotations, revision labels, the inplace-update-state/grace annotations, the InPlaceUpdateReady condition and, from Kubernetes 1.32, the pods/resize patch (kruise inplace_update.go Update, inplace_update_defaults.go defaultPatchUpdateSpecToPod).
 //
-// OpenKruise source: pkg/util/inplaceupdate/inplace_update.go Update, updatePodInPlace, updateCondition; pkg/util/inplaceupdate/inplace_update_defaults.go defaultPatchUpdateSpecToPod, addMetadataSharedContainersToUpdate, defaultCheckPodNeedsBeUnready; pkg/util/inplaceupdate/inplace_update_vertical.go NativeVerticalUpdate.UpdateResource; pkg/util/pods.go SetPodCondition, SetPodReadyCondition; pkg/util/containerlaunchpriority GetContainerPriority; pkg/controller/cloneset/utils/cloneset_utils.go WriteRevisionHash.
+// OpenKruise source: pkg/util/inplaceupdate/inplace_update.go Update, updatePodInPlace, updateCondition; pkg/util/inplaceupdate/inplace_update_defaults.go defaultPatchUpdateSpecToPod, addMetadataSharedContainersToUpdate, defaultCheckPodNeedsBeUnready; pkg/util/inplaceupdate/inplace_update_vertical.go NativeVerticalUpdate.UpdateResource, GenerateResourcePatch; pkg/client/registry.go ShouldUpdateResourceByResize; pkg/util/pods.go SetPodCondition, SetPodReadyCondition; pkg/util/containerlaunchpriority GetContainerPriority; pkg/controller/cloneset/utils/cloneset_utils.go WriteRevisionHash.
 //
 // Errors are *Error with Kind "unsupported", "invalid_input" (Field names the member).
 func RolloutInplacePodPatch(in RolloutInplacePodPatchInput) (RolloutInplacePodPatchOutput, error) {

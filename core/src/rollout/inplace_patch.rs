@@ -5,15 +5,18 @@
 //! Mirrors `pkg/util/inplaceupdate/inplace_update.go` (`Update`, `updatePodInPlace`,
 //! `updateCondition`), `inplace_update_defaults.go` (`defaultPatchUpdateSpecToPod`,
 //! `addMetadataSharedContainersToUpdate`, `defaultCheckPodNeedsBeUnready`),
-//! `inplace_update_vertical.go` (`NativeVerticalUpdate.UpdateResource`), `pkg/util/pods.go`
+//! `inplace_update_vertical.go` (`NativeVerticalUpdate.UpdateResource`, `GenerateResourcePatch`), `pkg/util/pods.go`
 //! (`SetPodCondition`, `SetPodReadyCondition`), `pkg/util/containerlaunchpriority`
 //! (`GetContainerPriority`) and the CloneSet's revision writer
 //! (`pkg/controller/cloneset/utils/cloneset_utils.go` `WriteRevisionHash`).
 //!
 //! The pod is read as a JSON value: only the members the reference reads are type-checked.
-//! The Kubernetes server is taken to be older than 1.32 (the reference's default when it has not
-//! asked the server, and the path that writes new resources into the pod spec); the 1.32+ path,
-//! which patches the `resize` subresource instead, is not reproduced (`docs/deviations.md`).
+//! The Kubernetes server's version (`serverVersion`) picks the resource path, as
+//! `pkg/client/registry.go` `ShouldUpdateResourceByResize` does: before 1.32 (and when absent,
+//! the reference's default 1.30 when it has not asked the server) new cpu/memory are written
+//! into the pod spec; from 1.32 on they are left out of the pod and sent as a strategic merge
+//! patch to the `pods/resize` subresource (`NativeVerticalUpdate.GenerateResourcePatch`), which
+//! the output carries as `resizePatch`.
 
 use super::inplace::{ContainerRefMetadata, ContainerResources};
 use super::progress::format_time;
@@ -104,6 +107,12 @@ pub struct InplacePodPatchInput {
     /// Feature gates.
     #[serde(default)]
     pub feature_gates: PodPatchFeatureGates,
+    /// The Kubernetes server's version (`gitVersion`, e.g. `v1.32.3` or `v1.32.3-eks-4096722`;
+    /// read as `compat.server_version` reads it). From 1.32 resources go through the `resize`
+    /// subresource (`resizePatch`) and are not written into the pod spec. Absent or null: the
+    /// reference's default, 1.30.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server_version: Option<String>,
 }
 
 /// Output of `rollout.inplace_pod_patch`.
@@ -126,6 +135,28 @@ pub struct InplacePodPatchOutput {
     pub containers: Vec<String>,
     /// Seconds until the controller looks again (the grace period; 0 without one).
     pub requeue_after_seconds: i64,
+    /// The strategic merge patch sent to the pod's `resize` subresource (server 1.32 or later,
+    /// vertical scaling on, some cpu/memory differing from the pod's): `{"spec": {"containers":
+    /// [{"name", "resources": {"limits", "requests"}}]}}`, containers in pod order, only the
+    /// values that differ. Absent when nothing is sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resize_patch: Option<Value>,
+}
+
+/// Whether the server serves resizes through the `resize` subresource (1.32 or later);
+/// `invalid_input` at `field` when the version gives no major.minor.
+pub fn resize_by_subresource(version: Option<&str>, field: &str) -> Result<bool> {
+    let Some(text) = version else {
+        return Ok(false);
+    };
+    let v = crate::compat::server_version::parse(Some(text), None, None);
+    if !v.known {
+        return Err(Error::invalid_input(
+            field,
+            format_args!("{text:?} is not a Kubernetes version"),
+        ));
+    }
+    Ok(v.at_least(1, 32))
 }
 
 /// Answers `rollout.inplace_pod_patch`.
@@ -136,6 +167,7 @@ pub fn decide(i: &InplacePodPatchInput) -> Result<InplacePodPatchOutput> {
         .in_place_workload_vertical_scaling
         .unwrap_or(false);
     let short_gate = i.feature_gates.clone_set_short_hash.unwrap_or(false);
+    let resize = resize_by_subresource(i.server_version.as_deref(), "serverVersion")?;
     let spec = check_spec(&i.spec)?;
     let mut pod = match &i.pod {
         Value::Object(m) => m.clone(),
@@ -192,9 +224,11 @@ pub fn decide(i: &InplacePodPatchInput) -> Result<InplacePodPatchOutput> {
             grace: Some(grace),
             containers: Vec::new(),
             requeue_after_seconds: requeue,
+            resize_patch: None,
         });
     }
-    let (state, containers) = patch_spec_to_pod(&mut pod, i, &spec, flags, &now, vertical)?;
+    let (state, containers, resize_patch) =
+        patch_spec_to_pod(&mut pod, i, &spec, flags, &now, vertical, resize)?;
     let ann = member_obj(member_obj(&mut pod, "metadata"), "annotations");
     ann.remove(GRACE_KEY);
     ann.remove(GRACE_KEY_OLD);
@@ -205,6 +239,7 @@ pub fn decide(i: &InplacePodPatchInput) -> Result<InplacePodPatchOutput> {
         grace: None,
         containers,
         requeue_after_seconds: requeue,
+        resize_patch,
     })
 }
 
@@ -962,8 +997,9 @@ fn apply_metadata_patch(pod: &mut Map<String, Value>, p: &Value) {
     }
 }
 
-/// `defaultPatchUpdateSpecToPod` (with `NativeVerticalUpdate.UpdateResource`) on a fresh state:
-/// the state annotation value and the containers updated.
+/// `defaultPatchUpdateSpecToPod` (with `NativeVerticalUpdate.UpdateResource` before 1.32,
+/// `GenerateResourcePatch` from 1.32) on a fresh state: the state annotation value, the
+/// containers updated and the resize patch.
 fn patch_spec_to_pod(
     pod: &mut Map<String, Value>,
     i: &InplacePodPatchInput,
@@ -971,7 +1007,8 @@ fn patch_spec_to_pod(
     flags: Flags,
     now: &str,
     vertical: bool,
-) -> Result<(String, Vec<String>)> {
+    resize: bool,
+) -> Result<(String, Vec<String>, Option<Value>)> {
     let s = &i.spec;
     if let Some(p) = &spec.patch {
         apply_metadata_patch(pod, p);
@@ -1021,6 +1058,7 @@ fn patch_spec_to_pod(
         .and_then(Value::as_array_mut);
     let mut image_changed = BTreeSet::new();
     let mut expected: BTreeMap<usize, &Res> = BTreeMap::new();
+    let mut resize_patch = None;
     if let Some(list) = containers {
         for (idx, (c, view_c)) in list.iter_mut().zip(&view.containers).enumerate() {
             if let Some(img) = s.container_images.get(&view_c.name) {
@@ -1041,12 +1079,16 @@ fn patch_spec_to_pod(
                 }
             }
         }
+        // a map is nil in the reference when absent, or empty after the JSON round trip of the
+        // metadata patch
+        let present = |n: Option<usize>| n.is_some_and(|n| n > 0 || spec.patch.is_none());
+        if resize {
+            resize_patch = resize_patch_of(list, &view, &expected, present)?;
+            expected.clear();
+        }
         // UpdateResource: cpu/memory written into the container's maps
         for (idx, r) in &expected {
             let vc = &view.containers[*idx];
-            // a map is nil in the reference when absent, or empty after the JSON round trip
-            // of the metadata patch
-            let present = |n: Option<usize>| n.is_some_and(|n| n > 0 || spec.patch.is_none());
             for (kind, new, has) in [
                 ("limits", &r.limits, present(vc.limits)),
                 ("requests", &r.requests, present(vc.requests)),
@@ -1112,7 +1154,77 @@ fn patch_spec_to_pod(
     let json = state_json(&state);
     member_obj(member_obj(pod, "metadata"), "annotations")
         .insert(STATE_KEY.into(), Value::String(json.clone()));
-    Ok((json, list))
+    Ok((json, list, resize_patch))
+}
+
+/// `NativeVerticalUpdate.GenerateResourcePatch` over the pod as written: per resized container
+/// (pod order), the cpu/memory values of the spec that differ from the container's (a value
+/// counts as differing when the container's map is nil; a missing key reads as zero), or none
+/// when no container has one.
+fn resize_patch_of(
+    list: &[Value],
+    view: &PodView,
+    expected: &BTreeMap<usize, &Res>,
+    present: impl Fn(Option<usize>) -> bool,
+) -> Result<Option<Value>> {
+    let mut out = Vec::new();
+    for (idx, r) in expected {
+        let vc = &view.containers[*idx];
+        let mut resources = Map::new();
+        for (kind, new, has) in [
+            ("limits", &r.limits, present(vc.limits)),
+            ("requests", &r.requests, present(vc.requests)),
+        ] {
+            let current = list[*idx]
+                .get("resources")
+                .and_then(|r| r.get(kind))
+                .and_then(Value::as_object);
+            let mut changed = Map::new();
+            for (k, q) in new.iter().filter(|(k, _)| *k == "cpu" || *k == "memory") {
+                if has {
+                    let now = current
+                        .and_then(|m| m.get(k))
+                        .and_then(Value::as_str)
+                        .unwrap_or("0");
+                    if let (Ok(a), Ok(b)) = (Quantity::parse(now), Quantity::parse(q))
+                        && a.cmp_value(&b).is_eq()
+                    {
+                        continue;
+                    }
+                }
+                changed.insert(k.clone(), Value::String(q.clone()));
+            }
+            if !changed.is_empty() {
+                resources.insert(kind.into(), Value::Object(changed));
+            }
+        }
+        if resources.is_empty() {
+            continue;
+        }
+        // the reference prints the name into the JSON text unescaped
+        if vc
+            .name
+            .chars()
+            .any(|c| c == '"' || c == '\\' || c < '\u{20}')
+        {
+            return Err(Error::invalid_input(
+                format!("pod.spec.containers[{idx}].name"),
+                "a quote, backslash or control character: the reference's resize patch (the name printed unescaped) is not the JSON it means",
+            ));
+        }
+        let mut c = Map::new();
+        c.insert("name".into(), Value::String(vc.name.clone()));
+        c.insert("resources".into(), Value::Object(resources));
+        out.push(Value::Object(c));
+    }
+    if out.is_empty() {
+        return Ok(None);
+    }
+    let mut spec = Map::new();
+    spec.insert("containers".into(), Value::Array(out));
+    let mut top = Map::new();
+    top.insert("spec".into(), Value::Object(spec));
+    Ok(Some(Value::Object(top)))
 }
 
 /// `addMetadataSharedContainersToUpdate`: containers sharing a label/annotation key with one

@@ -153,10 +153,11 @@ pub mod fns {
 
     impl Decision for InplacePodPatch {
         const ID: &'static str = "rollout.inplace_pod_patch";
-        const DOC: &'static str = "The pod an in-place update writes: images, resources, labels/annotations, revision labels, the inplace-update-state/grace annotations and the InPlaceUpdateReady condition (kruise inplace_update.go Update, inplace_update_defaults.go defaultPatchUpdateSpecToPod)";
+        const DOC: &'static str = "The pod an in-place update writes: images, resources, labels/annotations, revision labels, the inplace-update-state/grace annotations, the InPlaceUpdateReady condition and, from Kubernetes 1.32, the pods/resize patch (kruise inplace_update.go Update, inplace_update_defaults.go defaultPatchUpdateSpecToPod)";
         const SOURCE: &'static str = "pkg/util/inplaceupdate/inplace_update.go Update, updatePodInPlace, updateCondition; \
             pkg/util/inplaceupdate/inplace_update_defaults.go defaultPatchUpdateSpecToPod, addMetadataSharedContainersToUpdate, \
-            defaultCheckPodNeedsBeUnready; pkg/util/inplaceupdate/inplace_update_vertical.go NativeVerticalUpdate.UpdateResource; \
+            defaultCheckPodNeedsBeUnready; pkg/util/inplaceupdate/inplace_update_vertical.go NativeVerticalUpdate.UpdateResource, GenerateResourcePatch; \
+            pkg/client/registry.go ShouldUpdateResourceByResize; \
             pkg/util/pods.go SetPodCondition, SetPodReadyCondition; pkg/util/containerlaunchpriority GetContainerPriority; \
             pkg/controller/cloneset/utils/cloneset_utils.go WriteRevisionHash";
         const ERRORS: &'static [&'static str] = &[super::inplace_patch::UNSUPPORTED];

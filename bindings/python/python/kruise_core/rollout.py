@@ -1114,6 +1114,13 @@ class InplacePodPatchInput(TypedDict):
     revision: str
     """The update revision's name (`{cloneset}-{hash}`); the revision labels are written from it."""
 
+    serverVersion: NotRequired[Optional[str]]
+    """The Kubernetes server's version (`gitVersion`, e.g. `v1.32.3` or `v1.32.3-eks-4096722`;
+    read as `compat.server_version` reads it). From 1.32 resources go through the `resize`
+    subresource (`resizePatch`) and are not written into the pod spec. Absent or null: the
+    reference's default, 1.30.
+    """
+
     spec: PodPatchSpec
     """The in-place update spec."""
 
@@ -1136,6 +1143,13 @@ class InplacePodPatchOutput(TypedDict):
 
     requeueAfterSeconds: int
     """Seconds until the controller looks again (the grace period; 0 without one)."""
+
+    resizePatch: NotRequired[Any]
+    """The strategic merge patch sent to the pod's `resize` subresource (server 1.32 or later,
+    vertical scaling on, some cpu/memory differing from the pod's): `{"spec": {"containers":
+    [{"name", "resources": {"limits", "requests"}}]}}`, containers in pod order, only the
+    values that differ. Absent when nothing is sent.
+    """
 
     state: str
     """The value written to `apps.kruise.io/inplace-update-state` (Go `encoding/json` bytes)."""
@@ -1922,9 +1936,9 @@ def daemonset_status(input: DaemonsetStatusInput) -> DaemonsetStatusOutput:
 
 
 def inplace_pod_patch(input: InplacePodPatchInput) -> InplacePodPatchOutput:
-    """The pod an in-place update writes: images, resources, labels/annotations, revision labels, the inplace-update-state/grace annotations and the InPlaceUpdateReady condition (kruise inplace_update.go Update, inplace_update_defaults.go defaultPatchUpdateSpecToPod)
+    """The pod an in-place update writes: images, resources, labels/annotations, revision labels, the inplace-update-state/grace annotations, the InPlaceUpdateReady condition and, from Kubernetes 1.32, the pods/resize patch (kruise inplace_update.go Update, inplace_update_defaults.go defaultPatchUpdateSpecToPod)
 
-    fn ``rollout.inplace_pod_patch``; OpenKruise source: pkg/util/inplaceupdate/inplace_update.go Update, updatePodInPlace, updateCondition; pkg/util/inplaceupdate/inplace_update_defaults.go defaultPatchUpdateSpecToPod, addMetadataSharedContainersToUpdate, defaultCheckPodNeedsBeUnready; pkg/util/inplaceupdate/inplace_update_vertical.go NativeVerticalUpdate.UpdateResource; pkg/util/pods.go SetPodCondition, SetPodReadyCondition; pkg/util/containerlaunchpriority GetContainerPriority; pkg/controller/cloneset/utils/cloneset_utils.go WriteRevisionHash.
+    fn ``rollout.inplace_pod_patch``; OpenKruise source: pkg/util/inplaceupdate/inplace_update.go Update, updatePodInPlace, updateCondition; pkg/util/inplaceupdate/inplace_update_defaults.go defaultPatchUpdateSpecToPod, addMetadataSharedContainersToUpdate, defaultCheckPodNeedsBeUnready; pkg/util/inplaceupdate/inplace_update_vertical.go NativeVerticalUpdate.UpdateResource, GenerateResourcePatch; pkg/client/registry.go ShouldUpdateResourceByResize; pkg/util/pods.go SetPodCondition, SetPodReadyCondition; pkg/util/containerlaunchpriority GetContainerPriority; pkg/controller/cloneset/utils/cloneset_utils.go WriteRevisionHash.
 
     Raises ``KruiseError`` with kind ``unsupported``, ``invalid_input`` (naming the field).
     """
