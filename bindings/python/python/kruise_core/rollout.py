@@ -1161,6 +1161,68 @@ class InplacePodPatchOutput(TypedDict):
     """
 
 
+class InplaceRefreshInput(TypedDict):
+    """Input of `rollout.inplace_refresh`."""
+
+    featureGates: NotRequired[PodPatchFeatureGates]
+    """Feature gates (`InPlaceWorkloadVerticalScaling`: resources are written and their
+    completion checked; `CloneSetShortHash` is not read here).
+    """
+
+    now: str
+    """The controller's clock (RFC 3339); times are written in whole seconds, UTC."""
+
+    pod: Any
+    """The pod as the API server prints it (as `rollout.inplace_pod_patch` left it, with the
+    status kubelet reported since).
+    """
+
+    serverVersion: NotRequired[Optional[str]]
+    """The Kubernetes server's version, as `rollout.inplace_pod_patch` reads it (from 1.32
+    resources of a later batch or a finished grace period go to `resizePatch`). Absent or
+    null: 1.30, the reference's default.
+    """
+
+
+# What the reconcile does.
+# "Nothing": Nothing is written (update not completed, pre-check not passed, no readiness gate, condition already True, or the state of a grace period does not decode).
+# "GracePending": In the grace period: look again after `requeueAfterSeconds`.
+# "GraceFinished": The grace period is over: the stored spec is applied (`finishGracePeriod`).
+# "GraceDropped": The pod's revision is no longer the grace spec's: the grace annotation is removed.
+# "NextBatch": The next batch of containers is updated (`updateNextBatch`).
+# "Ready": The update has completed: `InPlaceUpdateReady` is set back to True.
+RefreshAction: TypeAlias = Literal["Nothing", "GracePending", "GraceFinished", "GraceDropped", "NextBatch", "Ready"]
+
+
+class InplaceRefreshOutput(TypedDict):
+    """Output of `rollout.inplace_refresh`."""
+
+    action: RefreshAction
+    """The branch of `Refresh` taken."""
+
+    containers: List[str]
+    """Containers updated by this write, sorted (empty unless `GraceFinished` / `NextBatch`)."""
+
+    pod: Any
+    """The pod after the write (null when nothing is written)."""
+
+    reason: str
+    """Why, in words."""
+
+    requeueAfterSeconds: int
+    """Seconds until the controller looks again (`GracePending` only; else 0)."""
+
+    resizePatch: NotRequired[Any]
+    """The strategic merge patch sent to the pod's `resize` subresource (as in
+    `rollout.inplace_pod_patch`); absent when nothing is sent.
+    """
+
+    state: Any
+    """The in-place update state after this step, decoded (null when the pod has none or it
+    does not decode).
+    """
+
+
 class Revision(TypedDict):
     """A ControllerRevision as the decision reads it: its `data` (the CloneSet stores
     `{"spec":{"template":{...,"$patch":"replace"}}}`) or, instead, the pod template itself.
@@ -1945,6 +2007,16 @@ def inplace_pod_patch(input: InplacePodPatchInput) -> InplacePodPatchOutput:
     return cast(InplacePodPatchOutput, call("rollout.inplace_pod_patch", input))
 
 
+def inplace_refresh(input: InplaceRefreshInput) -> InplaceRefreshOutput:
+    """A later reconcile of a pod updated in place: the grace period (pending, applied, dropped), the next batch of containers by launch priority once the previous batch is ready, or InPlaceUpdateReady set back to True once the update completed (kruise inplace_update.go Refresh)
+
+    fn ``rollout.inplace_refresh``; OpenKruise source: pkg/util/inplaceupdate/inplace_update.go Refresh, finishGracePeriod, updateNextBatch, doPreCheckBeforeNext, hasEqualCondition, updateCondition; pkg/util/inplaceupdate/inplace_update_defaults.go defaultPatchUpdateSpecToPod, defaultCheckContainersInPlaceUpdateCompleted; pkg/util/inplaceupdate/inplace_update_vertical.go GenerateResourcePatch; pkg/client/registry.go ShouldUpdateResourceByResize; pkg/controller/cloneset/utils/cloneset_utils.go EqualToRevisionHash; pkg/util/pods.go SetPodCondition.
+
+    Raises ``KruiseError`` with kind ``invalid_annotation``, ``unsupported``, ``invalid_input`` (naming the field).
+    """
+    return cast(InplaceRefreshOutput, call("rollout.inplace_refresh", input))
+
+
 __all__ = [
     "ActivePodsOrderInput",
     "ActivePodsOrderOutput",
@@ -2008,6 +2080,8 @@ __all__ = [
     "InplaceFeatureGates",
     "InplacePodPatchInput",
     "InplacePodPatchOutput",
+    "InplaceRefreshInput",
+    "InplaceRefreshOutput",
     "InplaceUpdateInput",
     "InplaceUpdateOutput",
     "IntOrPercent",
@@ -2048,6 +2122,7 @@ __all__ = [
     "ProgressingCondition",
     "ProgressingConditionOutput",
     "ReadinessGate",
+    "RefreshAction",
     "Requirement",
     "Revision",
     "ScaleIntOrPercentInput",
@@ -2095,6 +2170,7 @@ __all__ = [
     "daemonset_update_nodes",
     "health",
     "inplace_pod_patch",
+    "inplace_refresh",
     "inplace_update",
     "partition",
     "progress",
