@@ -805,3 +805,39 @@ fn pre_check(pod: &Map<String, Value>, names: Option<&[String]>) -> Result<Optio
     }
     Ok(None)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_like_go_std_encoding() {
+        assert_eq!(base64_decode("").unwrap(), b"");
+        assert_eq!(base64_decode("eyJhIjoxfQ==").unwrap(), br#"{"a":1}"#);
+        assert_eq!(base64_decode("YWI=").unwrap(), b"ab");
+        assert_eq!(base64_decode("YWJj").unwrap(), b"abc");
+        // Go skips line breaks
+        assert_eq!(base64_decode("YW\r\nJj").unwrap(), b"abc");
+        assert!(base64_decode("%%").is_none());
+        assert!(base64_decode("YWI").is_none());
+        assert!(base64_decode("YQ==YWJj").is_none());
+    }
+
+    #[test]
+    fn state_decoding_keeps_go_shapes() {
+        let s = decode_state(
+            r#"{"revision":"r","updateTimestamp":"2026-06-21T09:59:57.5+02:00","containerBatchesRecord":[{"timestamp":null,"containers":null}],"nextContainerImages":{"a":null}}"#,
+            "s",
+        )
+        .unwrap();
+        assert_eq!(s.time.as_deref(), Some("2026-06-21T07:59:57Z"));
+        assert_eq!(s.batches, vec![(None, None)]);
+        assert_eq!(s.next_images.get("a").map(String::as_str), Some(""));
+        let e = decode_state(r#"{"updateImages":"yes"}"#, "s").unwrap_err();
+        assert_eq!(
+            (e.kind, e.field.as_deref()),
+            (INVALID_ANNOTATION, Some("s.updateImages"))
+        );
+        assert!(decode_state("null", "s").unwrap().revision.is_empty());
+    }
+}
