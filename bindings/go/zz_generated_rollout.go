@@ -888,6 +888,12 @@ type RolloutInplacePodPatchInput struct {
 	// The update revision's name (`{cloneset}-{hash}`); the revision labels are written from it.
 	Revision string `json:"revision"`
 
+	// The Kubernetes server's version (`gitVersion`, e.g. `v1.32.3` or `v1.32.3-eks-4096722`;
+	// read as `compat.server_version` reads it). From 1.32 resources go through the `resize`
+	// subresource (`resizePatch`) and are not written into the pod spec. Absent or null: the
+	// reference's default, 1.30.
+	ServerVersion *string `json:"serverVersion,omitempty"`
+
 	// The in-place update spec.
 	Spec RolloutPodPatchSpec `json:"spec"`
 }
@@ -910,6 +916,12 @@ type RolloutInplacePodPatchOutput struct {
 	// Seconds until the controller looks again (the grace period; 0 without one).
 	RequeueAfterSeconds int64 `json:"requeueAfterSeconds"`
 
+	// The strategic merge patch sent to the pod's `resize` subresource (server 1.32 or later,
+	// vertical scaling on, some cpu/memory differing from the pod's): `{"spec": {"containers":
+	// [{"name", "resources": {"limits", "requests"}}]}}`, containers in pod order, only the
+	// values that differ. Absent when nothing is sent.
+	ResizePatch json.RawMessage `json:"resizePatch,omitempty"`
+
 	// The value written to `apps.kruise.io/inplace-update-state` (Go `encoding/json` bytes).
 	State string `json:"state"`
 
@@ -917,6 +929,55 @@ type RolloutInplacePodPatchOutput struct {
 	// update: the pod has the readiness gate and is not a resize-only update that keeps it
 	// ready.
 	Unready bool `json:"unready"`
+}
+
+// RolloutInplaceRefreshInput is `InplaceRefreshInput` of the rollout family's schemas.
+//
+// Input of `rollout.inplace_refresh`.
+type RolloutInplaceRefreshInput struct {
+	// Feature gates (`InPlaceWorkloadVerticalScaling`: resources are written and their
+	// completion checked; `CloneSetShortHash` is not read here).
+	FeatureGates *RolloutPodPatchFeatureGates `json:"featureGates,omitempty"`
+
+	// The controller's clock (RFC 3339); times are written in whole seconds, UTC.
+	Now string `json:"now"`
+
+	// The pod as the API server prints it (as `rollout.inplace_pod_patch` left it, with the
+	// status kubelet reported since).
+	Pod json.RawMessage `json:"pod"`
+
+	// The Kubernetes server's version, as `rollout.inplace_pod_patch` reads it (from 1.32
+	// resources of a later batch or a finished grace period go to `resizePatch`). Absent or
+	// null: 1.30, the reference's default.
+	ServerVersion *string `json:"serverVersion,omitempty"`
+}
+
+// RolloutInplaceRefreshOutput is `InplaceRefreshOutput` of the rollout family's schemas.
+//
+// Output of `rollout.inplace_refresh`.
+type RolloutInplaceRefreshOutput struct {
+	// The branch of `Refresh` taken.
+	Action RolloutRefreshAction `json:"action"`
+
+	// Containers updated by this write, sorted (empty unless `GraceFinished` / `NextBatch`).
+	Containers []string `json:"containers"`
+
+	// The pod after the write (null when nothing is written).
+	Pod json.RawMessage `json:"pod"`
+
+	// Why, in words.
+	Reason string `json:"reason"`
+
+	// Seconds until the controller looks again (`GracePending` only; else 0).
+	RequeueAfterSeconds int64 `json:"requeueAfterSeconds"`
+
+	// The strategic merge patch sent to the pod's `resize` subresource (as in
+	// `rollout.inplace_pod_patch`); absent when nothing is sent.
+	ResizePatch json.RawMessage `json:"resizePatch,omitempty"`
+
+	// The in-place update state after this step, decoded (null when the pod has none or it
+	// does not decode).
+	State json.RawMessage `json:"state"`
 }
 
 // RolloutInplaceUpdateInput is `InplaceUpdateInput` of the rollout family's schemas.
@@ -1410,6 +1471,30 @@ type RolloutProgressingConditionOutput struct {
 
 // RolloutReadinessGate is K8sReadinessGate, the `ReadinessGate` the families share (zz_generated_k8s.go).
 type RolloutReadinessGate = K8sReadinessGate
+
+// RolloutRefreshAction is `RefreshAction` of the rollout family's schemas.
+//
+// What the reconcile does.
+type RolloutRefreshAction string
+
+// RolloutRefreshActionNothing is "Nothing": Nothing is written (update not completed, pre-check not passed, no readiness gate,
+// condition already True, or the state of a grace period does not decode).
+const RolloutRefreshActionNothing RolloutRefreshAction = "Nothing"
+
+// RolloutRefreshActionGracePending is "GracePending": In the grace period: look again after `requeueAfterSeconds`.
+const RolloutRefreshActionGracePending RolloutRefreshAction = "GracePending"
+
+// RolloutRefreshActionGraceFinished is "GraceFinished": The grace period is over: the stored spec is applied (`finishGracePeriod`).
+const RolloutRefreshActionGraceFinished RolloutRefreshAction = "GraceFinished"
+
+// RolloutRefreshActionGraceDropped is "GraceDropped": The pod's revision is no longer the grace spec's: the grace annotation is removed.
+const RolloutRefreshActionGraceDropped RolloutRefreshAction = "GraceDropped"
+
+// RolloutRefreshActionNextBatch is "NextBatch": The next batch of containers is updated (`updateNextBatch`).
+const RolloutRefreshActionNextBatch RolloutRefreshAction = "NextBatch"
+
+// RolloutRefreshActionReady is "Ready": The update has completed: `InPlaceUpdateReady` is set back to True.
+const RolloutRefreshActionReady RolloutRefreshAction = "Ready"
 
 // RolloutRequirement is K8sRequirement, the `Requirement` the families share (zz_generated_k8s.go).
 type RolloutRequirement = K8sRequirement
@@ -2111,13 +2196,24 @@ func RolloutDaemonsetStatus(in RolloutDaemonsetStatusInput) (RolloutDaemonsetSta
 	return out, err
 }
 
-// RolloutInplacePodPatch calls "rollout.inplace_pod_patch": The pod an in-place update writes: images, resources, labels/annotations, revision labels, the inplace-update-state/grace annotations and the InPlaceUpdateReady condition (kruise inplace_update.go Update, inplace_update_defaults.go defaultPatchUpdateSpecToPod).
+// RolloutInplacePodPatch calls "rollout.inplace_pod_patch": The pod an in-place update writes: images, resources, labels/annotations, revision labels, the inplace-update-state/grace annotations, the InPlaceUpdateReady condition and, from Kubernetes 1.32, the pods/resize patch (kruise inplace_update.go Update, inplace_update_defaults.go defaultPatchUpdateSpecToPod).
 //
-// OpenKruise source: pkg/util/inplaceupdate/inplace_update.go Update, updatePodInPlace, updateCondition; pkg/util/inplaceupdate/inplace_update_defaults.go defaultPatchUpdateSpecToPod, addMetadataSharedContainersToUpdate, defaultCheckPodNeedsBeUnready; pkg/util/inplaceupdate/inplace_update_vertical.go NativeVerticalUpdate.UpdateResource; pkg/util/pods.go SetPodCondition, SetPodReadyCondition; pkg/util/containerlaunchpriority GetContainerPriority; pkg/controller/cloneset/utils/cloneset_utils.go WriteRevisionHash.
+// OpenKruise source: pkg/util/inplaceupdate/inplace_update.go Update, updatePodInPlace, updateCondition; pkg/util/inplaceupdate/inplace_update_defaults.go defaultPatchUpdateSpecToPod, addMetadataSharedContainersToUpdate, defaultCheckPodNeedsBeUnready; pkg/util/inplaceupdate/inplace_update_vertical.go NativeVerticalUpdate.UpdateResource, GenerateResourcePatch; pkg/client/registry.go ShouldUpdateResourceByResize; pkg/util/pods.go SetPodCondition, SetPodReadyCondition; pkg/util/containerlaunchpriority GetContainerPriority; pkg/controller/cloneset/utils/cloneset_utils.go WriteRevisionHash.
 //
 // Errors are *Error with Kind "unsupported", "invalid_input" (Field names the member).
 func RolloutInplacePodPatch(in RolloutInplacePodPatchInput) (RolloutInplacePodPatchOutput, error) {
 	var out RolloutInplacePodPatchOutput
 	err := callTyped("rollout.inplace_pod_patch", in, &out)
+	return out, err
+}
+
+// RolloutInplaceRefresh calls "rollout.inplace_refresh": A later reconcile of a pod updated in place: the grace period (pending, applied, dropped), the next batch of containers by launch priority once the previous batch is ready, or InPlaceUpdateReady set back to True once the update completed (kruise inplace_update.go Refresh).
+//
+// OpenKruise source: pkg/util/inplaceupdate/inplace_update.go Refresh, finishGracePeriod, updateNextBatch, doPreCheckBeforeNext, hasEqualCondition, updateCondition; pkg/util/inplaceupdate/inplace_update_defaults.go defaultPatchUpdateSpecToPod, defaultCheckContainersInPlaceUpdateCompleted; pkg/util/inplaceupdate/inplace_update_vertical.go GenerateResourcePatch; pkg/client/registry.go ShouldUpdateResourceByResize; pkg/controller/cloneset/utils/cloneset_utils.go EqualToRevisionHash; pkg/util/pods.go SetPodCondition.
+//
+// Errors are *Error with Kind "invalid_annotation", "unsupported", "invalid_input" (Field names the member).
+func RolloutInplaceRefresh(in RolloutInplaceRefreshInput) (RolloutInplaceRefreshOutput, error) {
+	var out RolloutInplaceRefreshOutput
+	err := callTyped("rollout.inplace_refresh", in, &out)
 	return out, err
 }

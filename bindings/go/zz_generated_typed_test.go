@@ -508,6 +508,22 @@ var typedFns = map[string]func(json.RawMessage) (sent, got json.RawMessage, err 
 		got, err := json.Marshal(out)
 		return sent, got, err
 	},
+	"rollout.inplace_refresh": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
+		var in RolloutInplaceRefreshInput
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return nil, nil, notTyped{err}
+		}
+		sent, err := json.Marshal(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		out, err := RolloutInplaceRefresh(in)
+		if err != nil {
+			return sent, nil, err
+		}
+		got, err := json.Marshal(out)
+		return sent, got, err
+	},
 	"cron.parse": func(raw json.RawMessage) (json.RawMessage, json.RawMessage, error) {
 		var in CronParseInput
 		if err := json.Unmarshal(raw, &in); err != nil {

@@ -5,14 +5,26 @@
 // which hands over the case's update spec (the spec rollout.inplace_update computes). The pod is
 // read back from the fake clientset after the update; both sides' pods are compared after a
 // corev1.Pod round trip, the annotations byte for byte.
+//
+// The server version: pkg/client keeps the version the controller learnt at start in an
+// unexported variable that only NewRegistry sets, from the discovery client's GET /version. The
+// harness therefore calls NewRegistry against a local HTTP server answering /version with the
+// case's major and minor (1.30, the reference's own default, when the case gives none). The fake
+// clientset records the resize subresource patch (a reactor on "patch" of "pods" with subresource
+// "resize"): those bytes are the case's resizePatch.
 package goref
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -20,10 +32,14 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes/fake"
+	"k8s.io/client-go/rest"
+	k8stesting "k8s.io/client-go/testing"
 	clocktesting "k8s.io/utils/clock/testing"
 
 	appspub "github.com/openkruise/kruise/apis/apps/pub"
+	kruiseclient "github.com/openkruise/kruise/pkg/client"
 	clonesetutils "github.com/openkruise/kruise/pkg/controller/cloneset/utils"
 	"github.com/openkruise/kruise/pkg/features"
 	utilfeature "github.com/openkruise/kruise/pkg/util/feature"
@@ -55,6 +71,60 @@ type patchIn struct {
 	Now                string          `json:"now"`
 	GracePeriodSeconds int32           `json:"gracePeriodSeconds"`
 	FeatureGates       map[string]bool `json:"featureGates"`
+	ServerVersion      *string         `json:"serverVersion"`
+}
+
+var (
+	versionMu     sync.Mutex
+	versionServer *httptest.Server
+	versionReply  = map[string]string{"major": "1", "minor": "30"}
+	// leadingMajorMinor is the rule of compat.server_version kruise-core reads serverVersion
+	// with (checked by the harness as kruise-core does): an optional v, then major.minor.
+	leadingMajorMinor = regexp.MustCompile(`^[vV]?([0-9]+)\.([0-9]+)`)
+)
+
+// setServerVersion makes pkg/client learn major.minor the way the controller does at start:
+// NewRegistry asks the (local) server's /version.
+func setServerVersion(major, minor string) {
+	versionMu.Lock()
+	defer versionMu.Unlock()
+	if versionServer == nil {
+		versionServer = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			versionMu.Lock()
+			reply := map[string]string{}
+			for k, v := range versionReply {
+				reply[k] = v
+			}
+			versionMu.Unlock()
+			w.Header().Set("Content-Type", "application/json")
+			_ = json.NewEncoder(w).Encode(reply)
+		}))
+	}
+	versionReply = map[string]string{"major": major, "minor": minor, "gitVersion": "v" + major + "." + minor + ".0"}
+	versionMu.Unlock()
+	err := kruiseclient.NewRegistry(&rest.Config{Host: versionServer.URL})
+	versionMu.Lock()
+	if err != nil {
+		panic(err)
+	}
+}
+
+// caseServerVersion is the major and minor the case's serverVersion means, or ok false when
+// kruise-core refuses it (no leading major.minor).
+func caseServerVersion(v *string) (major, minor string, ok bool) {
+	if v == nil {
+		return "1", "30", true
+	}
+	m := leadingMajorMinor.FindStringSubmatch(strings.TrimSpace(*v))
+	if m == nil {
+		return "", "", false
+	}
+	a, err1 := strconv.ParseUint(m[1], 10, 64)
+	b, err2 := strconv.ParseUint(m[2], 10, 64)
+	if err1 != nil || err2 != nil {
+		return "", "", false
+	}
+	return strconv.FormatUint(a, 10), strconv.FormatUint(b, 10), true
 }
 
 // patchSupported mirrors the fn's rule on metadata patches: {"metadata": {"labels"|"annotations":
@@ -154,13 +224,17 @@ func refInplacePatch(in json.RawMessage) (o refOutcome) {
 	}
 	for k := range top {
 		switch k {
-		case "pod", "spec", "revision", "now", "gracePeriodSeconds", "featureGates":
+		case "pod", "spec", "revision", "now", "gracePeriodSeconds", "featureGates", "serverVersion":
 		default:
 			return refOutcome{kind: "invalid_input"}
 		}
 	}
 	now, err := time.Parse(time.RFC3339, i.Now)
 	if err != nil {
+		return refOutcome{kind: "invalid_input"}
+	}
+	major, minor, ok := caseServerVersion(i.ServerVersion)
+	if !ok {
 		return refOutcome{kind: "invalid_input"}
 	}
 	var pod corev1.Pod
@@ -226,10 +300,36 @@ func refInplacePatch(in json.RawMessage) (o refOutcome) {
 		},
 	})
 	unready := opts.CheckPodNeedsBeUnready(pod.DeepCopy(), spec)
+	setServerVersion(major, minor)
 	client := fake.NewSimpleClientset(pod.DeepCopy())
+	var resizePatches [][]byte
+	client.PrependReactor("patch", "pods", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		if p, ok := a.(k8stesting.PatchAction); ok && a.GetSubresource() == "resize" {
+			resizePatches = append(resizePatches, append([]byte(nil), p.GetPatch()...))
+		}
+		return false, nil, nil
+	})
 	ctrl := inplaceupdate.NewForTypedClient(client, clonesetutils.RevisionAdapterImpl)
 	rev := &apps.ControllerRevision{ObjectMeta: metav1.ObjectMeta{Name: i.Revision}}
 	res := ctrl.Update(pod.DeepCopy(), rev, rev, opts)
+	var resizePatch any
+	if len(resizePatches) > 1 {
+		return refOutcome{kind: "unmapped: more than one resize patch"}
+	}
+	if len(resizePatches) == 1 {
+		// kruise-core refuses a patched container name the reference prints unescaped into
+		// broken or different JSON (a quote, backslash or control character)
+		for _, c := range pod.Spec.Containers {
+			if strings.ContainsAny(c.Name, "\"\\") || strings.IndexFunc(c.Name, func(r rune) bool { return r < 0x20 }) >= 0 {
+				if strings.Contains(string(resizePatches[0]), `{"name":"`+c.Name+`"`) {
+					return refOutcome{kind: "invalid_input", label: "invalid_input/resize-name"}
+				}
+			}
+		}
+		if err := json.Unmarshal(resizePatches[0], &resizePatch); err != nil {
+			return refOutcome{kind: "unmapped: resize patch not JSON: " + err.Error()}
+		}
+	}
 	if res.UpdateErr != nil {
 		return refOutcome{kind: "unmapped: " + res.UpdateErr.Error()}
 	}
@@ -267,6 +367,9 @@ func refInplacePatch(in json.RawMessage) (o refOutcome) {
 		"containers":          containers,
 		"requeueAfterSeconds": int64(res.DelayDuration / time.Second),
 	}
+	if resizePatch != nil {
+		o.value.(map[string]any)["resizePatch"] = resizePatch
+	}
 	switch {
 	case i.GracePeriodSeconds > 0:
 		o.label = "grace"
@@ -280,6 +383,13 @@ func refInplacePatch(in json.RawMessage) (o refOutcome) {
 	}
 	if strings.Contains(stateText, `"updateResources":true`) && i.FeatureGates[string(features.InPlaceWorkloadVerticalScaling)] {
 		o.label += "/resized"
+		if kruiseclient.ShouldUpdateResourceByResize() && i.GracePeriodSeconds <= 0 {
+			if resizePatch != nil {
+				o.label += "/subresource"
+			} else {
+				o.label += "/subresource-unchanged"
+			}
+		}
 	}
 	return o
 }
@@ -459,6 +569,9 @@ func genInplacePatch(g *gen) any {
 	if g.chance(40) {
 		in["now"] = "yesterday"
 	}
+	if g.bool() {
+		in["serverVersion"] = g.pick("v1.32.3", "v1.33.2-gke.1240000", "v1.32.3-eks-4096722", "v1.31.9", "v1.30.2+k3s1", "1.34", "v2.0.0", "v1.28+", "v1", "latest")
+	}
 	return in
 }
 
@@ -476,7 +589,8 @@ func TestRolloutInplacePodPatchVectors(t *testing.T) {
 func TestRolloutInplacePodPatchRandomCoverage(t *testing.T) {
 	diffInplacePatch.checkCoverage(t, genInputs(1401, randomCount(baseRandom), genInplacePatch), 10,
 		"patched", "patched/unready", "batched", "batched/unready", "grace", "grace/unready",
-		"patched/resized", "patched/unready/resized", "invalid_input", "invalid_input/reference-panics", "unsupported")
+		"patched/resized", "patched/unready/resized", "patched/resized/subresource", "patched/resized/subresource-unchanged",
+		"patched/unready/resized/subresource", "invalid_input", "invalid_input/reference-panics", "unsupported")
 }
 
 func TestRolloutInplacePodPatchRandom(t *testing.T) {

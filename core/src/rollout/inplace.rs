@@ -821,6 +821,16 @@ type StatusContainer<'a> = (String, String, String, Option<&'a Map<String, Value
 
 /// `DefaultCheckInPlaceUpdateCompleted` with the gate `InPlaceWorkloadVerticalScaling`.
 fn completion(pod: &Value, vertical: bool) -> Result<Completion> {
+    completion_of(pod, vertical, false)
+}
+
+/// `defaultCheckContainersInPlaceUpdateCompleted` over the pod's state annotation (the grace
+/// and later-batch checks of `DefaultCheckInPlaceUpdateCompleted` left out).
+pub(super) fn containers_completion(pod: &Value, vertical: bool) -> Result<Completion> {
+    completion_of(pod, vertical, true)
+}
+
+fn completion_of(pod: &Value, vertical: bool, containers_only: bool) -> Result<Completion> {
     let done = || Completion {
         completed: Some(true),
         message: String::new(),
@@ -845,7 +855,7 @@ fn completion(pod: &Value, vertical: bool) -> Result<Completion> {
         meta.and_then(|m| m.get("annotations")),
         "pod.metadata.annotations",
     )?;
-    if GRACE_KEYS.iter().any(|k| ann.contains_key(*k)) {
+    if !containers_only && GRACE_KEYS.iter().any(|k| ann.contains_key(*k)) {
         return Ok(not(
             "still in the grace period of the in-place update".into()
         ));
@@ -897,6 +907,7 @@ fn completion(pod: &Value, vertical: bool) -> Result<Completion> {
     ]
     .iter()
     .any(|k| non_empty(k))
+        && !containers_only
     {
         return Ok(not(
             "containers remain to be updated in later batches".into()

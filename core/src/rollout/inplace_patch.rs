@@ -5,15 +5,18 @@
 //! Mirrors `pkg/util/inplaceupdate/inplace_update.go` (`Update`, `updatePodInPlace`,
 //! `updateCondition`), `inplace_update_defaults.go` (`defaultPatchUpdateSpecToPod`,
 //! `addMetadataSharedContainersToUpdate`, `defaultCheckPodNeedsBeUnready`),
-//! `inplace_update_vertical.go` (`NativeVerticalUpdate.UpdateResource`), `pkg/util/pods.go`
+//! `inplace_update_vertical.go` (`NativeVerticalUpdate.UpdateResource`, `GenerateResourcePatch`), `pkg/util/pods.go`
 //! (`SetPodCondition`, `SetPodReadyCondition`), `pkg/util/containerlaunchpriority`
 //! (`GetContainerPriority`) and the CloneSet's revision writer
 //! (`pkg/controller/cloneset/utils/cloneset_utils.go` `WriteRevisionHash`).
 //!
 //! The pod is read as a JSON value: only the members the reference reads are type-checked.
-//! The Kubernetes server is taken to be older than 1.32 (the reference's default when it has not
-//! asked the server, and the path that writes new resources into the pod spec); the 1.32+ path,
-//! which patches the `resize` subresource instead, is not reproduced (`docs/deviations.md`).
+//! The Kubernetes server's version (`serverVersion`) picks the resource path, as
+//! `pkg/client/registry.go` `ShouldUpdateResourceByResize` does: before 1.32 (and when absent,
+//! the reference's default 1.30 when it has not asked the server) new cpu/memory are written
+//! into the pod spec; from 1.32 on they are left out of the pod and sent as a strategic merge
+//! patch to the `pods/resize` subresource (`NativeVerticalUpdate.GenerateResourcePatch`), which
+//! the output carries as `resizePatch`.
 
 use super::inplace::{ContainerRefMetadata, ContainerResources};
 use super::progress::format_time;
@@ -31,13 +34,13 @@ pub const UNSUPPORTED: &str = "unsupported";
 /// Most containers (and most entries of each spec map) read.
 pub const MAX_CONTAINERS: usize = 1024;
 
-const STATE_KEY: &str = "apps.kruise.io/inplace-update-state";
-const STATE_KEY_OLD: &str = "inplace-update-state";
-const GRACE_KEY: &str = "apps.kruise.io/inplace-update-grace";
-const GRACE_KEY_OLD: &str = "inplace-update-grace";
-const READY_GATE: &str = "InPlaceUpdateReady";
+pub(super) const STATE_KEY: &str = "apps.kruise.io/inplace-update-state";
+pub(super) const STATE_KEY_OLD: &str = "inplace-update-state";
+pub(super) const GRACE_KEY: &str = "apps.kruise.io/inplace-update-grace";
+pub(super) const GRACE_KEY_OLD: &str = "inplace-update-grace";
+pub(super) const READY_GATE: &str = "InPlaceUpdateReady";
 const BARRIER_ENV: &str = "KRUISE_CONTAINER_BARRIER";
-const REVISION_LABEL: &str = "controller-revision-hash";
+pub(super) const REVISION_LABEL: &str = "controller-revision-hash";
 const TEMPLATE_HASH_LABEL: &str = "pod-template-hash";
 
 /// The update spec, in the shape `rollout.inplace_update` outputs it (its other members, such
@@ -104,6 +107,12 @@ pub struct InplacePodPatchInput {
     /// Feature gates.
     #[serde(default)]
     pub feature_gates: PodPatchFeatureGates,
+    /// The Kubernetes server's version (`gitVersion`, e.g. `v1.32.3` or `v1.32.3-eks-4096722`;
+    /// read as `compat.server_version` reads it). From 1.32 resources go through the `resize`
+    /// subresource (`resizePatch`) and are not written into the pod spec. Absent or null: the
+    /// reference's default, 1.30.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server_version: Option<String>,
 }
 
 /// Output of `rollout.inplace_pod_patch`.
@@ -126,6 +135,28 @@ pub struct InplacePodPatchOutput {
     pub containers: Vec<String>,
     /// Seconds until the controller looks again (the grace period; 0 without one).
     pub requeue_after_seconds: i64,
+    /// The strategic merge patch sent to the pod's `resize` subresource (server 1.32 or later,
+    /// vertical scaling on, some cpu/memory differing from the pod's): `{"spec": {"containers":
+    /// [{"name", "resources": {"limits", "requests"}}]}}`, containers in pod order, only the
+    /// values that differ. Absent when nothing is sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resize_patch: Option<Value>,
+}
+
+/// Whether the server serves resizes through the `resize` subresource (1.32 or later);
+/// `invalid_input` at `field` when the version gives no major.minor.
+pub fn resize_by_subresource(version: Option<&str>, field: &str) -> Result<bool> {
+    let Some(text) = version else {
+        return Ok(false);
+    };
+    let v = crate::compat::server_version::parse(Some(text), None, None);
+    if !v.known {
+        return Err(Error::invalid_input(
+            field,
+            format_args!("{text:?} is not a Kubernetes version"),
+        ));
+    }
+    Ok(v.at_least(1, 32))
 }
 
 /// Answers `rollout.inplace_pod_patch`.
@@ -136,6 +167,7 @@ pub fn decide(i: &InplacePodPatchInput) -> Result<InplacePodPatchOutput> {
         .in_place_workload_vertical_scaling
         .unwrap_or(false);
     let short_gate = i.feature_gates.clone_set_short_hash.unwrap_or(false);
+    let resize = resize_by_subresource(i.server_version.as_deref(), "serverVersion")?;
     let spec = check_spec(&i.spec)?;
     let mut pod = match &i.pod {
         Value::Object(m) => m.clone(),
@@ -171,7 +203,7 @@ pub fn decide(i: &InplacePodPatchInput) -> Result<InplacePodPatchOutput> {
     };
     let first_state = state_json(&State {
         revision: &i.revision,
-        time: &now,
+        time: Some(&now),
         flags,
         ..State::default()
     });
@@ -192,9 +224,17 @@ pub fn decide(i: &InplacePodPatchInput) -> Result<InplacePodPatchOutput> {
             grace: Some(grace),
             containers: Vec::new(),
             requeue_after_seconds: requeue,
+            resize_patch: None,
         });
     }
-    let (state, containers) = patch_spec_to_pod(&mut pod, i, &spec, flags, &now, vertical)?;
+    let base = State {
+        revision: &i.revision,
+        time: Some(&now),
+        flags,
+        ..State::default()
+    };
+    let (state, containers, resize_patch) =
+        patch_spec_to_pod(&mut pod, &i.spec, &spec, base, &now, vertical, resize)?;
     let ann = member_obj(member_obj(&mut pod, "metadata"), "annotations");
     ann.remove(GRACE_KEY);
     ann.remove(GRACE_KEY_OLD);
@@ -205,23 +245,24 @@ pub fn decide(i: &InplacePodPatchInput) -> Result<InplacePodPatchOutput> {
         grace: None,
         containers,
         requeue_after_seconds: requeue,
+        resize_patch,
     })
 }
 
 /// Resources of one container, parsed (canonical strings; only the members given).
 #[derive(Debug, Clone, Default)]
-struct Res {
-    limits: BTreeMap<String, String>,
-    requests: BTreeMap<String, String>,
+pub(super) struct Res {
+    pub(super) limits: BTreeMap<String, String>,
+    pub(super) requests: BTreeMap<String, String>,
 }
 
 /// The spec with its quantities checked.
-struct Spec {
-    resources: BTreeMap<String, Res>,
-    patch: Option<Value>,
+pub(super) struct Spec {
+    pub(super) resources: BTreeMap<String, Res>,
+    pub(super) patch: Option<Value>,
 }
 
-fn check_spec(s: &PodPatchSpec) -> Result<Spec> {
+pub(super) fn check_spec(s: &PodPatchSpec) -> Result<Spec> {
     for (name, len) in [
         ("containerImages", s.container_images.len()),
         ("containerResources", s.container_resources.len()),
@@ -261,7 +302,7 @@ fn check_spec(s: &PodPatchSpec) -> Result<Spec> {
 }
 
 /// Refuses metadata patches beyond labels/annotations merges.
-fn check_metadata_patch(p: &Value) -> Result<()> {
+pub(super) fn check_metadata_patch(p: &Value) -> Result<()> {
     let at = "spec.metadataPatch";
     let Value::Object(top) = p else {
         return Err(Error::invalid_input(
@@ -324,30 +365,33 @@ fn check_metadata_patch(p: &Value) -> Result<()> {
 }
 
 /// The members of one pod container the reference reads.
-struct ContainerView {
-    name: String,
+pub(super) struct ContainerView {
+    pub(super) name: String,
     /// Launch priority (`KRUISE_CONTAINER_BARRIER` env, the first one), if any; an error when
     /// the reference panics reading it (raised only for a container the spec updates, the only
     /// ones whose priority the reference reads).
-    priority: Option<Result<i64>>,
+    pub(super) priority: Option<Result<i64>>,
     /// Sizes of `resources.limits` / `resources.requests` (None: absent or null).
-    limits: Option<usize>,
-    requests: Option<usize>,
+    pub(super) limits: Option<usize>,
+    pub(super) requests: Option<usize>,
     /// `(resourceName, restartPolicy)` of `resizePolicy`.
-    resize: Vec<(String, String)>,
+    pub(super) resize: Vec<(String, String)>,
 }
 
 /// The pod members the reference reads.
-struct PodView {
-    containers: Vec<ContainerView>,
-    gates: Vec<String>,
+pub(super) struct PodView {
+    pub(super) containers: Vec<ContainerView>,
+    pub(super) gates: Vec<String>,
     /// `(type, status)` of `status.conditions`.
-    conditions: Vec<(String, String)>,
+    pub(super) conditions: Vec<(String, String)>,
     /// `(name, imageID)` of `status.containerStatuses`.
-    statuses: Vec<(String, String)>,
+    pub(super) statuses: Vec<(String, String)>,
 }
 
-fn get_obj<'a>(v: Option<&'a Value>, at: &str) -> Result<Option<&'a Map<String, Value>>> {
+pub(super) fn get_obj<'a>(
+    v: Option<&'a Value>,
+    at: &str,
+) -> Result<Option<&'a Map<String, Value>>> {
     match v {
         None | Some(Value::Null) => Ok(None),
         Some(Value::Object(m)) => Ok(Some(m)),
@@ -358,7 +402,7 @@ fn get_obj<'a>(v: Option<&'a Value>, at: &str) -> Result<Option<&'a Map<String, 
     }
 }
 
-fn get_arr<'a>(v: Option<&'a Value>, at: &str) -> Result<&'a [Value]> {
+pub(super) fn get_arr<'a>(v: Option<&'a Value>, at: &str) -> Result<&'a [Value]> {
     let a: &[Value] = match v {
         None | Some(Value::Null) => &[],
         Some(Value::Array(a)) => a,
@@ -378,7 +422,7 @@ fn get_arr<'a>(v: Option<&'a Value>, at: &str) -> Result<&'a [Value]> {
     Ok(a)
 }
 
-fn get_str(v: Option<&Value>, at: &str) -> Result<String> {
+pub(super) fn get_str(v: Option<&Value>, at: &str) -> Result<String> {
     match v {
         None | Some(Value::Null) => Ok(String::new()),
         Some(Value::String(s)) => Ok(s.clone()),
@@ -404,7 +448,7 @@ fn check_str_map(v: Option<&Value>, at: &str) -> Result<()> {
 }
 
 impl PodView {
-    fn read(pod: &Map<String, Value>) -> Result<PodView> {
+    pub(super) fn read(pod: &Map<String, Value>) -> Result<PodView> {
         let meta = get_obj(pod.get("metadata"), "pod.metadata")?;
         for k in ["labels", "annotations"] {
             check_str_map(meta.and_then(|m| m.get(k)), &format!("pod.metadata.{k}"))?;
@@ -603,7 +647,7 @@ fn needs_unready(view: &PodView, s: &PodPatchSpec, spec: &Spec, vertical: bool) 
 }
 
 /// The object member `k` of `m`, made an empty object when absent, null or not an object.
-fn member_obj<'a>(m: &'a mut Map<String, Value>, k: &str) -> &'a mut Map<String, Value> {
+pub(super) fn member_obj<'a>(m: &'a mut Map<String, Value>, k: &str) -> &'a mut Map<String, Value> {
     let v = m
         .entry(k.to_string())
         .or_insert_with(|| Value::Object(Map::new()));
@@ -671,7 +715,7 @@ fn set_unready(pod: &mut Map<String, Value>, view: &PodView, now: &str) {
 
 /// `SetPodCondition`: the first condition of the type is replaced when its status differs;
 /// none: appended.
-fn set_condition(
+pub(super) fn set_condition(
     list: &mut Vec<Value>,
     conds: &mut Vec<(String, String)>,
     new: Map<String, Value>,
@@ -717,27 +761,29 @@ fn go_quote(s: &str) -> String {
 }
 
 #[derive(Debug, Clone, Copy, Default)]
-struct Flags {
-    env: bool,
-    resources: bool,
-    images: bool,
+pub(super) struct Flags {
+    pub(super) env: bool,
+    pub(super) resources: bool,
+    pub(super) images: bool,
 }
 
 /// `InPlaceUpdateState` as the reference fills it.
 #[derive(Default)]
-struct State<'a> {
-    revision: &'a str,
-    time: &'a str,
+pub(super) struct State<'a> {
+    pub(super) revision: &'a str,
+    /// `updateTimestamp` (null: the zero time).
+    pub(super) time: Option<&'a str>,
     /// null when never set.
-    last: Option<BTreeMap<String, String>>,
-    flags: Flags,
-    next_images: BTreeMap<String, String>,
-    next_meta: BTreeMap<String, ContainerRefMetadata>,
-    next_resources: BTreeMap<String, Res>,
-    /// `preCheckBeforeNext.containersRequiredReady` (null: no pre-check).
-    pre_check: Option<Vec<String>>,
-    /// `containerBatchesRecord` (time, containers).
-    batches: Vec<(String, Vec<String>)>,
+    pub(super) last: Option<BTreeMap<String, String>>,
+    pub(super) flags: Flags,
+    pub(super) next_images: BTreeMap<String, String>,
+    pub(super) next_meta: BTreeMap<String, ContainerRefMetadata>,
+    pub(super) next_resources: BTreeMap<String, Res>,
+    /// `preCheckBeforeNext.containersRequiredReady` (null: no pre-check; `Some(None)`: a
+    /// pre-check without the list).
+    pub(super) pre_check: Option<Vec<String>>,
+    /// `containerBatchesRecord` (time, null when zero; containers, null when nil).
+    pub(super) batches: Vec<(Option<String>, Option<Vec<String>>)>,
 }
 
 fn push_key(out: &mut String, k: &str) {
@@ -789,12 +835,15 @@ fn resources_json(out: &mut String, r: &Res) {
 }
 
 /// `json.Marshal(InPlaceUpdateState)`.
-fn state_json(s: &State<'_>) -> String {
+pub(super) fn state_json(s: &State<'_>) -> String {
     let mut out = String::from("{");
     push_key(&mut out, "revision");
     push_string(&mut out, s.revision);
     push_key(&mut out, "updateTimestamp");
-    push_string(&mut out, s.time);
+    match s.time {
+        Some(t) => push_string(&mut out, t),
+        None => out.push_str("null"),
+    }
     push_key(&mut out, "lastContainerStatuses");
     match &s.last {
         None => out.push_str("null"),
@@ -848,9 +897,15 @@ fn state_json(s: &State<'_>) -> String {
                 out.push(',');
             }
             out.push_str("{\"timestamp\":");
-            push_string(&mut out, t);
+            match t {
+                Some(t) => push_string(&mut out, t),
+                None => out.push_str("null"),
+            }
             out.push_str(",\"containers\":");
-            out.push_str(&string_list(cs));
+            match cs {
+                Some(cs) => out.push_str(&string_list(cs)),
+                None => out.push_str("null"),
+            }
             out.push('}');
         }
         out.push(']');
@@ -938,7 +993,7 @@ fn grace_json(i: &InplacePodPatchInput, spec: &Spec) -> String {
 }
 
 /// Applies the (checked) metadata patch: labels/annotations merged, null removing.
-fn apply_metadata_patch(pod: &mut Map<String, Value>, p: &Value) {
+pub(super) fn apply_metadata_patch(pod: &mut Map<String, Value>, p: &Value) {
     let Some(meta_patch) = p.get("metadata").and_then(Value::as_object) else {
         return;
     };
@@ -962,17 +1017,18 @@ fn apply_metadata_patch(pod: &mut Map<String, Value>, p: &Value) {
     }
 }
 
-/// `defaultPatchUpdateSpecToPod` (with `NativeVerticalUpdate.UpdateResource`) on a fresh state:
-/// the state annotation value and the containers updated.
-fn patch_spec_to_pod(
+/// `defaultPatchUpdateSpecToPod` (with `NativeVerticalUpdate.UpdateResource` before 1.32,
+/// `GenerateResourcePatch` from 1.32) on a fresh state: the state annotation value, the
+/// containers updated and the resize patch.
+pub(super) fn patch_spec_to_pod(
     pod: &mut Map<String, Value>,
-    i: &InplacePodPatchInput,
+    s: &PodPatchSpec,
     spec: &Spec,
-    flags: Flags,
+    mut state: State<'_>,
     now: &str,
     vertical: bool,
-) -> Result<(String, Vec<String>)> {
-    let s = &i.spec;
+    resize: bool,
+) -> Result<(String, Vec<String>, Option<Value>)> {
     if let Some(p) = &spec.patch {
         apply_metadata_patch(pod, p);
     }
@@ -1008,12 +1064,9 @@ fn patch_spec_to_pod(
     to_update.extend(with_highest);
     shared_metadata_closure(&mut to_update, &s.container_ref_metadata);
 
-    let mut state = State {
-        revision: &i.revision,
-        time: now,
-        flags,
-        ..State::default()
-    };
+    state.next_images.clear();
+    state.next_meta.clear();
+    state.next_resources.clear();
     let containers = pod
         .get_mut("spec")
         .and_then(Value::as_object_mut)
@@ -1021,6 +1074,7 @@ fn patch_spec_to_pod(
         .and_then(Value::as_array_mut);
     let mut image_changed = BTreeSet::new();
     let mut expected: BTreeMap<usize, &Res> = BTreeMap::new();
+    let mut resize_patch = None;
     if let Some(list) = containers {
         for (idx, (c, view_c)) in list.iter_mut().zip(&view.containers).enumerate() {
             if let Some(img) = s.container_images.get(&view_c.name) {
@@ -1041,12 +1095,16 @@ fn patch_spec_to_pod(
                 }
             }
         }
+        // a map is nil in the reference when absent, or empty after the JSON round trip of the
+        // metadata patch
+        let present = |n: Option<usize>| n.is_some_and(|n| n > 0 || spec.patch.is_none());
+        if resize {
+            resize_patch = resize_patch_of(list, &view, &expected, present)?;
+            expected.clear();
+        }
         // UpdateResource: cpu/memory written into the container's maps
         for (idx, r) in &expected {
             let vc = &view.containers[*idx];
-            // a map is nil in the reference when absent, or empty after the JSON round trip
-            // of the metadata patch
-            let present = |n: Option<usize>| n.is_some_and(|n| n > 0 || spec.patch.is_none());
             for (kind, new, has) in [
                 ("limits", &r.limits, present(vc.limits)),
                 ("requests", &r.requests, present(vc.requests)),
@@ -1107,12 +1165,86 @@ fn patch_spec_to_pod(
         || !state.next_resources.is_empty()
     {
         state.pre_check = Some(list.clone());
+    } else {
+        state.pre_check = None;
     }
-    state.batches.push((now.to_string(), list.clone()));
+    state
+        .batches
+        .push((Some(now.to_string()), Some(list.clone())));
     let json = state_json(&state);
     member_obj(member_obj(pod, "metadata"), "annotations")
         .insert(STATE_KEY.into(), Value::String(json.clone()));
-    Ok((json, list))
+    Ok((json, list, resize_patch))
+}
+
+/// `NativeVerticalUpdate.GenerateResourcePatch` over the pod as written: per resized container
+/// (pod order), the cpu/memory values of the spec that differ from the container's (a value
+/// counts as differing when the container's map is nil; a missing key reads as zero), or none
+/// when no container has one.
+pub(super) fn resize_patch_of(
+    list: &[Value],
+    view: &PodView,
+    expected: &BTreeMap<usize, &Res>,
+    present: impl Fn(Option<usize>) -> bool,
+) -> Result<Option<Value>> {
+    let mut out = Vec::new();
+    for (idx, r) in expected {
+        let vc = &view.containers[*idx];
+        let mut resources = Map::new();
+        for (kind, new, has) in [
+            ("limits", &r.limits, present(vc.limits)),
+            ("requests", &r.requests, present(vc.requests)),
+        ] {
+            let current = list[*idx]
+                .get("resources")
+                .and_then(|r| r.get(kind))
+                .and_then(Value::as_object);
+            let mut changed = Map::new();
+            for (k, q) in new.iter().filter(|(k, _)| *k == "cpu" || *k == "memory") {
+                if has {
+                    let now = current
+                        .and_then(|m| m.get(k))
+                        .and_then(Value::as_str)
+                        .unwrap_or("0");
+                    if let (Ok(a), Ok(b)) = (Quantity::parse(now), Quantity::parse(q))
+                        && a.cmp_value(&b).is_eq()
+                    {
+                        continue;
+                    }
+                }
+                changed.insert(k.clone(), Value::String(q.clone()));
+            }
+            if !changed.is_empty() {
+                resources.insert(kind.into(), Value::Object(changed));
+            }
+        }
+        if resources.is_empty() {
+            continue;
+        }
+        // the reference prints the name into the JSON text unescaped
+        if vc
+            .name
+            .chars()
+            .any(|c| c == '"' || c == '\\' || c < '\u{20}')
+        {
+            return Err(Error::invalid_input(
+                format!("pod.spec.containers[{idx}].name"),
+                "a quote, backslash or control character: the reference's resize patch (the name printed unescaped) is not the JSON it means",
+            ));
+        }
+        let mut c = Map::new();
+        c.insert("name".into(), Value::String(vc.name.clone()));
+        c.insert("resources".into(), Value::Object(resources));
+        out.push(Value::Object(c));
+    }
+    if out.is_empty() {
+        return Ok(None);
+    }
+    let mut spec = Map::new();
+    spec.insert("containers".into(), Value::Array(out));
+    let mut top = Map::new();
+    top.insert("spec".into(), Value::Object(spec));
+    Ok(Some(Value::Object(top)))
 }
 
 /// `addMetadataSharedContainersToUpdate`: containers sharing a label/annotation key with one

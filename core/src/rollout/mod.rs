@@ -29,6 +29,7 @@ pub mod ds_status;
 pub mod health;
 pub mod inplace;
 pub mod inplace_patch;
+pub mod inplace_refresh;
 pub mod jsonpatch;
 pub mod partition;
 pub mod pods;
@@ -153,10 +154,11 @@ pub mod fns {
 
     impl Decision for InplacePodPatch {
         const ID: &'static str = "rollout.inplace_pod_patch";
-        const DOC: &'static str = "The pod an in-place update writes: images, resources, labels/annotations, revision labels, the inplace-update-state/grace annotations and the InPlaceUpdateReady condition (kruise inplace_update.go Update, inplace_update_defaults.go defaultPatchUpdateSpecToPod)";
+        const DOC: &'static str = "The pod an in-place update writes: images, resources, labels/annotations, revision labels, the inplace-update-state/grace annotations, the InPlaceUpdateReady condition and, from Kubernetes 1.32, the pods/resize patch (kruise inplace_update.go Update, inplace_update_defaults.go defaultPatchUpdateSpecToPod)";
         const SOURCE: &'static str = "pkg/util/inplaceupdate/inplace_update.go Update, updatePodInPlace, updateCondition; \
             pkg/util/inplaceupdate/inplace_update_defaults.go defaultPatchUpdateSpecToPod, addMetadataSharedContainersToUpdate, \
-            defaultCheckPodNeedsBeUnready; pkg/util/inplaceupdate/inplace_update_vertical.go NativeVerticalUpdate.UpdateResource; \
+            defaultCheckPodNeedsBeUnready; pkg/util/inplaceupdate/inplace_update_vertical.go NativeVerticalUpdate.UpdateResource, GenerateResourcePatch; \
+            pkg/client/registry.go ShouldUpdateResourceByResize; \
             pkg/util/pods.go SetPodCondition, SetPodReadyCondition; pkg/util/containerlaunchpriority GetContainerPriority; \
             pkg/controller/cloneset/utils/cloneset_utils.go WriteRevisionHash";
         const ERRORS: &'static [&'static str] = &[super::inplace_patch::UNSUPPORTED];
@@ -165,6 +167,32 @@ pub mod fns {
 
         fn decide(input: InplacePodPatchInput) -> Result<InplacePodPatchOutput> {
             super::inplace_patch::decide(&input)
+        }
+    }
+
+    pub use super::inplace_refresh::{InplaceRefreshInput, InplaceRefreshOutput, RefreshAction};
+
+    /// `rollout.inplace_refresh`: what a later reconcile does to a pod updated in place (grace
+    /// period, next batch by launch priority, `InPlaceUpdateReady` back to True).
+    pub struct InplaceRefresh;
+
+    impl Decision for InplaceRefresh {
+        const ID: &'static str = "rollout.inplace_refresh";
+        const DOC: &'static str = "A later reconcile of a pod updated in place: the grace period (pending, applied, dropped), the next batch of containers by launch priority once the previous batch is ready, or InPlaceUpdateReady set back to True once the update completed (kruise inplace_update.go Refresh)";
+        const SOURCE: &'static str = "pkg/util/inplaceupdate/inplace_update.go Refresh, finishGracePeriod, updateNextBatch, \
+            doPreCheckBeforeNext, hasEqualCondition, updateCondition; pkg/util/inplaceupdate/inplace_update_defaults.go \
+            defaultPatchUpdateSpecToPod, defaultCheckContainersInPlaceUpdateCompleted; pkg/util/inplaceupdate/inplace_update_vertical.go \
+            GenerateResourcePatch; pkg/client/registry.go ShouldUpdateResourceByResize; \
+            pkg/controller/cloneset/utils/cloneset_utils.go EqualToRevisionHash; pkg/util/pods.go SetPodCondition";
+        const ERRORS: &'static [&'static str] = &[
+            super::inplace_refresh::INVALID_ANNOTATION,
+            super::inplace_patch::UNSUPPORTED,
+        ];
+        type Input = InplaceRefreshInput;
+        type Output = InplaceRefreshOutput;
+
+        fn decide(input: InplaceRefreshInput) -> Result<InplaceRefreshOutput> {
+            super::inplace_refresh::decide(&input)
         }
     }
 
@@ -354,6 +382,7 @@ pub const ENTRIES: &[Entry] = &[
     Entry::of::<fns::ClonesetPodsToDelete>(),
     Entry::of::<fns::DaemonsetStatus>(),
     Entry::of::<fns::InplacePodPatch>(),
+    Entry::of::<fns::InplaceRefresh>(),
 ];
 
 #[cfg(test)]

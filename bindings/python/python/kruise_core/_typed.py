@@ -121,6 +121,7 @@ TYPED_FNS: Dict[str, Tuple[str, str]] = {
     "rollout.cloneset_pods_to_delete": ("rollout", "cloneset_pods_to_delete"),
     "rollout.daemonset_status": ("rollout", "daemonset_status"),
     "rollout.inplace_pod_patch": ("rollout", "inplace_pod_patch"),
+    "rollout.inplace_refresh": ("rollout", "inplace_refresh"),
     "cron.parse": ("cron", "parse"),
     "cron.next": ("cron", "next"),
     "cron.decide": ("cron", "decide"),

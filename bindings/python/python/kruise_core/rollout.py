@@ -1114,6 +1114,13 @@ class InplacePodPatchInput(TypedDict):
     revision: str
     """The update revision's name (`{cloneset}-{hash}`); the revision labels are written from it."""
 
+    serverVersion: NotRequired[Optional[str]]
+    """The Kubernetes server's version (`gitVersion`, e.g. `v1.32.3` or `v1.32.3-eks-4096722`;
+    read as `compat.server_version` reads it). From 1.32 resources go through the `resize`
+    subresource (`resizePatch`) and are not written into the pod spec. Absent or null: the
+    reference's default, 1.30.
+    """
+
     spec: PodPatchSpec
     """The in-place update spec."""
 
@@ -1137,6 +1144,13 @@ class InplacePodPatchOutput(TypedDict):
     requeueAfterSeconds: int
     """Seconds until the controller looks again (the grace period; 0 without one)."""
 
+    resizePatch: NotRequired[Any]
+    """The strategic merge patch sent to the pod's `resize` subresource (server 1.32 or later,
+    vertical scaling on, some cpu/memory differing from the pod's): `{"spec": {"containers":
+    [{"name", "resources": {"limits", "requests"}}]}}`, containers in pod order, only the
+    values that differ. Absent when nothing is sent.
+    """
+
     state: str
     """The value written to `apps.kruise.io/inplace-update-state` (Go `encoding/json` bytes)."""
 
@@ -1144,6 +1158,68 @@ class InplacePodPatchOutput(TypedDict):
     """The `InPlaceUpdateReady` condition was set to False (with `Ready` recomputed) before the
     update: the pod has the readiness gate and is not a resize-only update that keeps it
     ready.
+    """
+
+
+class InplaceRefreshInput(TypedDict):
+    """Input of `rollout.inplace_refresh`."""
+
+    featureGates: NotRequired[PodPatchFeatureGates]
+    """Feature gates (`InPlaceWorkloadVerticalScaling`: resources are written and their
+    completion checked; `CloneSetShortHash` is not read here).
+    """
+
+    now: str
+    """The controller's clock (RFC 3339); times are written in whole seconds, UTC."""
+
+    pod: Any
+    """The pod as the API server prints it (as `rollout.inplace_pod_patch` left it, with the
+    status kubelet reported since).
+    """
+
+    serverVersion: NotRequired[Optional[str]]
+    """The Kubernetes server's version, as `rollout.inplace_pod_patch` reads it (from 1.32
+    resources of a later batch or a finished grace period go to `resizePatch`). Absent or
+    null: 1.30, the reference's default.
+    """
+
+
+# What the reconcile does.
+# "Nothing": Nothing is written (update not completed, pre-check not passed, no readiness gate, condition already True, or the state of a grace period does not decode).
+# "GracePending": In the grace period: look again after `requeueAfterSeconds`.
+# "GraceFinished": The grace period is over: the stored spec is applied (`finishGracePeriod`).
+# "GraceDropped": The pod's revision is no longer the grace spec's: the grace annotation is removed.
+# "NextBatch": The next batch of containers is updated (`updateNextBatch`).
+# "Ready": The update has completed: `InPlaceUpdateReady` is set back to True.
+RefreshAction: TypeAlias = Literal["Nothing", "GracePending", "GraceFinished", "GraceDropped", "NextBatch", "Ready"]
+
+
+class InplaceRefreshOutput(TypedDict):
+    """Output of `rollout.inplace_refresh`."""
+
+    action: RefreshAction
+    """The branch of `Refresh` taken."""
+
+    containers: List[str]
+    """Containers updated by this write, sorted (empty unless `GraceFinished` / `NextBatch`)."""
+
+    pod: Any
+    """The pod after the write (null when nothing is written)."""
+
+    reason: str
+    """Why, in words."""
+
+    requeueAfterSeconds: int
+    """Seconds until the controller looks again (`GracePending` only; else 0)."""
+
+    resizePatch: NotRequired[Any]
+    """The strategic merge patch sent to the pod's `resize` subresource (as in
+    `rollout.inplace_pod_patch`); absent when nothing is sent.
+    """
+
+    state: Any
+    """The in-place update state after this step, decoded (null when the pod has none or it
+    does not decode).
     """
 
 
@@ -1922,13 +1998,23 @@ def daemonset_status(input: DaemonsetStatusInput) -> DaemonsetStatusOutput:
 
 
 def inplace_pod_patch(input: InplacePodPatchInput) -> InplacePodPatchOutput:
-    """The pod an in-place update writes: images, resources, labels/annotations, revision labels, the inplace-update-state/grace annotations and the InPlaceUpdateReady condition (kruise inplace_update.go Update, inplace_update_defaults.go defaultPatchUpdateSpecToPod)
+    """The pod an in-place update writes: images, resources, labels/annotations, revision labels, the inplace-update-state/grace annotations, the InPlaceUpdateReady condition and, from Kubernetes 1.32, the pods/resize patch (kruise inplace_update.go Update, inplace_update_defaults.go defaultPatchUpdateSpecToPod)
 
-    fn ``rollout.inplace_pod_patch``; OpenKruise source: pkg/util/inplaceupdate/inplace_update.go Update, updatePodInPlace, updateCondition; pkg/util/inplaceupdate/inplace_update_defaults.go defaultPatchUpdateSpecToPod, addMetadataSharedContainersToUpdate, defaultCheckPodNeedsBeUnready; pkg/util/inplaceupdate/inplace_update_vertical.go NativeVerticalUpdate.UpdateResource; pkg/util/pods.go SetPodCondition, SetPodReadyCondition; pkg/util/containerlaunchpriority GetContainerPriority; pkg/controller/cloneset/utils/cloneset_utils.go WriteRevisionHash.
+    fn ``rollout.inplace_pod_patch``; OpenKruise source: pkg/util/inplaceupdate/inplace_update.go Update, updatePodInPlace, updateCondition; pkg/util/inplaceupdate/inplace_update_defaults.go defaultPatchUpdateSpecToPod, addMetadataSharedContainersToUpdate, defaultCheckPodNeedsBeUnready; pkg/util/inplaceupdate/inplace_update_vertical.go NativeVerticalUpdate.UpdateResource, GenerateResourcePatch; pkg/client/registry.go ShouldUpdateResourceByResize; pkg/util/pods.go SetPodCondition, SetPodReadyCondition; pkg/util/containerlaunchpriority GetContainerPriority; pkg/controller/cloneset/utils/cloneset_utils.go WriteRevisionHash.
 
     Raises ``KruiseError`` with kind ``unsupported``, ``invalid_input`` (naming the field).
     """
     return cast(InplacePodPatchOutput, call("rollout.inplace_pod_patch", input))
+
+
+def inplace_refresh(input: InplaceRefreshInput) -> InplaceRefreshOutput:
+    """A later reconcile of a pod updated in place: the grace period (pending, applied, dropped), the next batch of containers by launch priority once the previous batch is ready, or InPlaceUpdateReady set back to True once the update completed (kruise inplace_update.go Refresh)
+
+    fn ``rollout.inplace_refresh``; OpenKruise source: pkg/util/inplaceupdate/inplace_update.go Refresh, finishGracePeriod, updateNextBatch, doPreCheckBeforeNext, hasEqualCondition, updateCondition; pkg/util/inplaceupdate/inplace_update_defaults.go defaultPatchUpdateSpecToPod, defaultCheckContainersInPlaceUpdateCompleted; pkg/util/inplaceupdate/inplace_update_vertical.go GenerateResourcePatch; pkg/client/registry.go ShouldUpdateResourceByResize; pkg/controller/cloneset/utils/cloneset_utils.go EqualToRevisionHash; pkg/util/pods.go SetPodCondition.
+
+    Raises ``KruiseError`` with kind ``invalid_annotation``, ``unsupported``, ``invalid_input`` (naming the field).
+    """
+    return cast(InplaceRefreshOutput, call("rollout.inplace_refresh", input))
 
 
 __all__ = [
@@ -1994,6 +2080,8 @@ __all__ = [
     "InplaceFeatureGates",
     "InplacePodPatchInput",
     "InplacePodPatchOutput",
+    "InplaceRefreshInput",
+    "InplaceRefreshOutput",
     "InplaceUpdateInput",
     "InplaceUpdateOutput",
     "IntOrPercent",
@@ -2034,6 +2122,7 @@ __all__ = [
     "ProgressingCondition",
     "ProgressingConditionOutput",
     "ReadinessGate",
+    "RefreshAction",
     "Requirement",
     "Revision",
     "ScaleIntOrPercentInput",
@@ -2081,6 +2170,7 @@ __all__ = [
     "daemonset_update_nodes",
     "health",
     "inplace_pod_patch",
+    "inplace_refresh",
     "inplace_update",
     "partition",
     "progress",
