@@ -159,6 +159,18 @@ pub fn resize_by_subresource(version: Option<&str>, field: &str) -> Result<bool>
     Ok(v.at_least(1, 32))
 }
 
+/// The input's `pod` as the object both in-place writers patch (a copy; `invalid_input` naming
+/// `pod` when it is not an object).
+pub(super) fn pod_object(pod: &Value) -> Result<Map<String, Value>> {
+    match pod {
+        Value::Object(m) => Ok(m.clone()),
+        other => Err(Error::invalid_input(
+            "pod",
+            format_args!("expected an object, got {}", type_name(other)),
+        )),
+    }
+}
+
 /// Answers `rollout.inplace_pod_patch`.
 pub fn decide(i: &InplacePodPatchInput) -> Result<InplacePodPatchOutput> {
     let now = format_time(crate::time::parse_time(&i.now, "now")?);
@@ -169,15 +181,7 @@ pub fn decide(i: &InplacePodPatchInput) -> Result<InplacePodPatchOutput> {
     let short_gate = i.feature_gates.clone_set_short_hash.unwrap_or(false);
     let resize = resize_by_subresource(i.server_version.as_deref(), "serverVersion")?;
     let spec = check_spec(&i.spec)?;
-    let mut pod = match &i.pod {
-        Value::Object(m) => m.clone(),
-        other => {
-            return Err(Error::invalid_input(
-                "pod",
-                format_args!("expected an object, got {}", type_name(other)),
-            ));
-        }
-    };
+    let mut pod = pod_object(&i.pod)?;
     let view = PodView::read(&pod)?;
     if let Some(p) = &spec.patch {
         check_metadata_patch(p)?;

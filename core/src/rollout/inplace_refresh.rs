@@ -17,7 +17,7 @@ use super::inplace::{ContainerRefMetadata, ContainerResources, containers_comple
 use super::inplace_patch::{
     GRACE_KEY, GRACE_KEY_OLD, PodPatchFeatureGates, PodPatchSpec, PodView, READY_GATE,
     REVISION_LABEL, STATE_KEY, STATE_KEY_OLD, State, UNSUPPORTED, check_metadata_patch, check_spec,
-    get_obj, member_obj, patch_spec_to_pod, resize_by_subresource, set_condition,
+    get_obj, member_obj, patch_spec_to_pod, pod_object, resize_by_subresource, set_condition,
 };
 use super::progress::format_time;
 use crate::api::schema::kind_of as type_name;
@@ -635,15 +635,7 @@ pub fn decide(i: &InplaceRefreshInput) -> Result<InplaceRefreshOutput> {
             .unwrap_or(false),
         resize: resize_by_subresource(i.server_version.as_deref(), "serverVersion")?,
     };
-    let mut pod = match &i.pod {
-        Value::Object(m) => m.clone(),
-        other => {
-            return Err(Error::invalid_input(
-                "pod",
-                format_args!("expected an object, got {}", type_name(other)),
-            ));
-        }
-    };
+    let mut pod = pod_object(&i.pod)?;
     let view = PodView::read(&pod)?;
     let meta = get_obj(pod.get("metadata"), "pod.metadata")?;
     let ann = meta
